@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+
+
+class AccountsConfig(AppConfig):
+    name = "apps.accounts"
+    label = "accounts"
+    verbose_name = "Accounts"
+
+    def ready(self) -> None:
+        from apps.accounts import cli  # noqa: F401 - registers `metnos` subcommands

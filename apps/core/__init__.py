@@ -1,0 +1,1 @@
+"""Platform foundation shared by every app: tenancy, API base, events, health."""

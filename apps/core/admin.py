@@ -1,0 +1,66 @@
+"""The operator's view of the admin.
+
+Operators (staff) see every registered model read-only: metadata for running
+the service, never secrets or users' content — each ModelAdmin lists only the
+fields that are safe to show. Changes remain with superusers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+
+def is_operator(request: HttpRequest) -> bool:
+    user = request.user
+    return bool(user.is_active and getattr(user, "is_staff", False))
+
+
+def is_superuser(request: HttpRequest) -> bool:
+    return bool(getattr(request.user, "is_superuser", False))
+
+
+class OperatorViewMixin:
+    """Grants operators read-only access; changes stay with superusers."""
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return is_operator(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_operator(request)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return is_superuser(request)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_superuser(request)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return is_superuser(request)
+
+
+class OperatorModelAdmin(OperatorViewMixin, admin.ModelAdmin):
+    pass
+
+
+def _grant_operator_view(model: type[Any]) -> None:
+    """Re-register a third-party ModelAdmin with the operator's read-only access."""
+    current = admin.site._registry.get(model)
+    if current is None:
+        return
+    admin.site.unregister(model)
+    admin_class = type(f"Operator{type(current).__name__}", (OperatorViewMixin, type(current)), {})
+    admin.site.register(model, admin_class)
+
+
+def _register_third_party_models() -> None:
+    from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+    from django.contrib.auth.models import Group
+
+    for model in (Group, AccessAttempt, AccessLog, AccessFailureLog):
+        _grant_operator_view(model)
+
+
+_register_third_party_models()

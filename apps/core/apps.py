@@ -1,0 +1,20 @@
+from django.apps import AppConfig
+from django.conf import settings
+
+
+class CoreConfig(AppConfig):
+    name = "apps.core"
+    label = "core"
+    verbose_name = "Platform"
+
+    def ready(self) -> None:
+        # The data directory holds the embedded database, users' files,
+        # downloads and browser data; create its folders on first start.
+        for folder in (
+            settings.DATA_DIR,
+            settings.FILES_ROOT,
+            settings.DOWNLOADS_ROOT,
+            settings.BROWSER_DATA_ROOT,
+            settings.STATIC_ROOT,
+        ):
+            folder.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,91 @@
+"""The in-process Celery worker of the embedded mode.
+
+Without a broker (no ``REDIS_URL``) Metnos uses Celery's in-memory transport
+and runs a real worker in a background thread of the serving process, so a
+request that enqueues work returns at once while the work runs alongside —
+unlike eager mode, which would run the task inside the request.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from metnos_site.celery import ALL_QUEUES
+from metnos_site.celery import app as celery_app
+
+logger = logging.getLogger(__name__)
+
+READY_TIMEOUT_SECONDS = 30.0
+
+
+class EmbeddedWorkerError(RuntimeError):
+    """The embedded worker could not start."""
+
+
+@dataclass
+class EmbeddedWorker:
+    hostname: str
+    thread: threading.Thread
+    controller: object
+
+    @property
+    def alive(self) -> bool:
+        return self.thread.is_alive()
+
+    def stop(self) -> None:
+        stop = getattr(self.controller, "stop", None)
+        if stop is not None:
+            stop(in_sighandler=False, exitcode=0)
+        self.thread.join(timeout=10)
+
+
+_lock = threading.Lock()
+_worker: EmbeddedWorker | None = None
+
+
+def embedded_worker() -> EmbeddedWorker | None:
+    return _worker
+
+
+def start_embedded_worker(*, concurrency: int | None = None) -> EmbeddedWorker:
+    """Start (once per process) a thread-pool worker consuming every queue."""
+    global _worker
+    with _lock:
+        if _worker is not None and _worker.alive:
+            return _worker
+        if not celery_app.conf.broker_url.startswith("memory://"):
+            raise EmbeddedWorkerError("the embedded worker runs only with the in-memory broker")
+        from celery.worker import WorkController
+
+        ready = threading.Event()
+        hostname = f"embedded@{socket.gethostname()}"
+        controller = WorkController(
+            app=celery_app,
+            hostname=hostname,
+            pool_cls="threads",
+            concurrency=concurrency or settings.METNOS_EMBEDDED_WORKER_CONCURRENCY,
+            queues=list(ALL_QUEUES),
+            without_heartbeat=True,
+            without_mingle=True,
+            without_gossip=True,
+            loglevel="WARNING",
+            ready_callback=lambda consumer: ready.set(),
+        )
+        thread = threading.Thread(target=controller.start, name="metnos-embedded-worker", daemon=True)
+        thread.start()
+        if not ready.wait(READY_TIMEOUT_SECONDS):
+            raise EmbeddedWorkerError("the embedded worker did not become ready")
+        _worker = EmbeddedWorker(hostname=hostname, thread=thread, controller=controller)
+        logger.info("embedded worker ready (%s)", hostname)
+        return _worker
+
+
+def start_embedded_worker_if_configured() -> EmbeddedWorker | None:
+    if not settings.METNOS_EMBEDDED_WORKER:
+        return None
+    return start_embedded_worker()

@@ -1,0 +1,9 @@
+from django.urls import path
+
+from apps.core import portal
+
+app_name = "portal"
+
+urlpatterns = [
+    path("", portal.home, name="home"),
+]

@@ -1,0 +1,1 @@
+"""LRE: long-running work (jobs, phases, batches, units) executed by workers."""

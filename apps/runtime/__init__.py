@@ -1,0 +1,1 @@
+"""The runtime: the conductor of a turn (conversations, turns, plans, executors)."""

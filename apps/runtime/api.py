@@ -1,0 +1,33 @@
+"""REST endpoints for conversations."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from apps.core.api import OwnedCrudViewSet
+from apps.runtime.models import Conversation
+from apps.runtime.selectors import conversation_list
+from apps.runtime.services import conversation_create, conversation_delete, conversation_rename
+
+
+class ConversationSerializer(serializers.ModelSerializer[Conversation]):
+    class Meta:
+        model = Conversation
+        fields = ["id", "title", "created_at", "updated_at"]
+        read_only_fields = ["id", "created_at", "updated_at"]
+
+
+class ConversationViewSet(OwnedCrudViewSet[Conversation]):
+    serializer_class = ConversationSerializer
+    list_selector = staticmethod(conversation_list)
+
+    def perform_create(self, serializer: serializers.BaseSerializer[Conversation]) -> None:
+        serializer.instance = conversation_create(
+            owner=self.request.user, title=serializer.validated_data.get("title", "")
+        )
+
+    def perform_update(self, serializer: serializers.BaseSerializer[Conversation]) -> None:
+        conversation_rename(conversation=self.get_object(), title=serializer.validated_data.get("title", ""))
+
+    def perform_destroy(self, instance: Conversation) -> None:
+        conversation_delete(conversation=instance)

@@ -1,0 +1,17 @@
+"""Conversations: the owner-scoped context every turn belongs to."""
+
+from django.db import models
+
+from apps.core.tenancy import OwnedModel
+
+
+class Conversation(OwnedModel):
+    title = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title or f"Conversation {self.pk}"

@@ -1,0 +1,1 @@
+"""The managed browser: sessions, observation, sign-in and collection on websites."""

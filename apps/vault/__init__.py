@@ -1,0 +1,1 @@
+"""The vault: encrypted credentials used only under a turn's mandate."""

@@ -1,0 +1,5 @@
+"""Metnos Django project package."""
+
+from metnos_site.celery import app as celery_app
+
+__all__ = ["celery_app"]

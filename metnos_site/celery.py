@@ -1,0 +1,44 @@
+"""The Celery application: JSON only, time limits, one queue per kind of work.
+
+Queues: ``default`` (short work such as turns), ``browser`` (browser
+automation, few concurrent slots) and ``batch`` (LRE long batches). Workers in
+production subscribe with ``celery -A metnos_site worker -Q <queues>``; the
+embedded mode consumes all three in-process.
+"""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+from kombu import Queue
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "metnos_site.settings")
+
+QUEUE_DEFAULT = "default"
+QUEUE_BROWSER = "browser"
+QUEUE_BATCH = "batch"
+ALL_QUEUES = (QUEUE_DEFAULT, QUEUE_BROWSER, QUEUE_BATCH)
+
+app = Celery("metnos")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.update(
+    task_serializer="json",
+    result_serializer="json",
+    accept_content=["json"],
+    result_backend=None,
+    task_ignore_result=True,
+    task_default_queue=QUEUE_DEFAULT,
+    task_queues=[Queue(name) for name in ALL_QUEUES],
+    task_routes={
+        "apps.sites.*": {"queue": QUEUE_BROWSER},
+        "apps.lre.*": {"queue": QUEUE_BATCH},
+    },
+    worker_prefetch_multiplier=1,
+    worker_hijack_root_logger=False,
+    worker_redirect_stdouts=False,
+    broker_connection_retry_on_startup=True,
+    task_acks_late=False,
+    enable_utc=True,
+)
+app.autodiscover_tasks()

@@ -1,0 +1,1 @@
+"""A tiny test-only app: a web endpoint that enqueues a gated background task."""

@@ -1,0 +1,25 @@
+"""Settings for the test suite: the real settings package with test keys.
+
+Only environment defaults are set here; the pass (embedded or services) is
+chosen by DATABASE_URL/REDIS_URL exactly as in production.
+"""
+
+import os
+import tempfile
+
+os.environ.setdefault("SECRET_KEY", "test-secret-key-" + "k7Q2mZ9xW4pL1vB8nR3tY6uJ0hG5fD2sA" * 2)
+os.environ.setdefault("METNOS_VAULT_KEY", "test-vault-key-" + "Vt8Lq3Zp6Wm1Xr9Ks4Nd7Hb2Gf5Jc0Ye")
+os.environ.setdefault("METNOS_DATA_DIR", tempfile.mkdtemp(prefix="metnos-test-data-"))
+# The test harness starts the worker itself (in-process or as a process).
+os.environ.setdefault("METNOS_EMBEDDED_WORKER", "false")
+
+from metnos_site.settings import *  # noqa: F403
+from metnos_site.settings import DATABASES
+
+# Fast hashing keeps the suite quick; production uses Django's default.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+if str(DATABASES["default"]["ENGINE"]).endswith("postgresql"):
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.probe"]  # noqa: F405
+ROOT_URLCONF = "tests.urls"
