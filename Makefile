@@ -9,7 +9,7 @@ export METNOS_PUBLIC_URL ?= http://$(HOST):$(PORT)
 RUN_STAMP := $(VENV)/.run-requirements
 DEV_STAMP := $(VENV)/.dev-requirements
 
-.PHONY: run test lint types format migrate worker clean-venv
+.PHONY: run test lint types format worker clean-venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -15,6 +15,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,131 @@ def _clean_redis_test_database() -> None:
     if int(client.connection_pool.connection_kwargs.get("db", 0)) == 0:
         raise RuntimeError("refusing to flush Redis database 0 for tests")
     client.flushdb()
+
+
+# --- A real portal server (daphne) and a real browser ------------------------
+
+
+@dataclass(frozen=True)
+class PortalServer:
+    url: str
+    pid: int
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _database_url_for_children() -> str:
+    from django.db import connection
+
+    db = connection.settings_dict
+    if db["ENGINE"].endswith("sqlite3"):
+        return f"sqlite:///{Path(db['NAME']).resolve()}"
+    return f"postgresql://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def portal_server(django_db_setup: None, background_worker: WorkerHandle) -> Iterator[PortalServer]:
+    """daphne serving the project over HTTP and WebSocket, as in production."""
+    import urllib.request
+
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = dict(os.environ)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)  # the server must keep Django's async-safety checks
+    env.update(
+        DJANGO_SETTINGS_MODULE="tests.settings",
+        DATABASE_URL=_database_url_for_children(),
+        METNOS_PUBLIC_URL=url,
+        # Embedded pass: the server runs its own in-process worker, as `make run` does.
+        METNOS_EMBEDDED_WORKER="false" if SERVICES_PASS else "true",
+    )
+    log = open(Path(settings.DATA_DIR) / "daphne.log", "wb")  # noqa: SIM115 - lives with the process
+    process = subprocess.Popen(
+        [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "metnos_site.asgi:application"],
+        cwd=REPO_ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"daphne exited with {process.returncode}; see {log.name}")
+            try:
+                with urllib.request.urlopen(f"{url}/healthz", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+        yield PortalServer(url=url, pid=process.pid)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+
+
+CHROMIUM_EXECUTABLE = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def _is_loopback(url: str) -> bool:
+    from urllib.parse import urlsplit
+
+    host = urlsplit(url).hostname or ""
+    return host in {"127.0.0.1", "localhost", "::1"} or host.startswith("127.")
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    from apps.sites.browser import find_browser_executable
+
+    executable = find_browser_executable()
+    if executable is None:
+        pytest.fail("Chromium is not installed (scripts/ensure-system-packages installs it)")
+    # Sync Playwright keeps an event loop running in this thread, which makes
+    # Django refuse ORM calls from the (synchronous) tests; the test thread is
+    # not actually async, so allow them here only.
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(executable), args=CHROMIUM_ARGS)
+            yield browser
+            browser.close()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+@pytest.fixture
+def browser_page(chromium: Any) -> Iterator[Any]:
+    """A fresh browser context whose requests may reach only this machine."""
+    context = chromium.new_context()
+    context.route("**/*", lambda route: route.continue_() if _is_loopback(route.request.url) else route.abort())
+    page = context.new_page()
+    yield page
+    context.close()

@@ -23,3 +23,8 @@ if str(DATABASES["default"]["ENGINE"]).endswith("postgresql"):
 
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.probe"]  # noqa: F405
 ROOT_URLCONF = "tests.urls"
+
+if str(DATABASES["default"]["ENGINE"]).endswith("sqlite3"):
+    # A file, not memory: the portal server tests run daphne as a separate
+    # process that must see the same test database.
+    DATABASES["default"]["TEST"] = {"NAME": str(DATA_DIR / "test-db.sqlite3")}  # noqa: F405

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from rest_framework import serializers, status, viewsets
 from rest_framework.request import Request
@@ -36,7 +36,10 @@ class DeviceViewSet(OwnedCrudViewSet[Device]):
         return Response(body, status=status.HTTP_201_CREATED)
 
     def perform_update(self, serializer: serializers.BaseSerializer[Device]) -> None:
-        device_rename(device=self.get_object(), name=serializer.validated_data["name"])
+        # The answer is rendered from serializer.instance: give it the renamed row.
+        serializer.instance = device_rename(
+            device=cast(Device, serializer.instance), name=serializer.validated_data["name"]
+        )
 
     def perform_destroy(self, instance: Device) -> None:
         device_revoke(device=instance)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from rest_framework import serializers
 
 from apps.core.api import OwnedCrudViewSet
@@ -27,7 +29,9 @@ class ConversationViewSet(OwnedCrudViewSet[Conversation]):
         )
 
     def perform_update(self, serializer: serializers.BaseSerializer[Conversation]) -> None:
-        conversation_rename(conversation=self.get_object(), title=serializer.validated_data.get("title", ""))
+        serializer.instance = conversation_rename(
+            conversation=cast(Conversation, serializer.instance), title=serializer.validated_data.get("title", "")
+        )
 
     def perform_destroy(self, instance: Conversation) -> None:
         conversation_delete(conversation=instance)
