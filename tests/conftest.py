@@ -15,8 +15,8 @@ import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -250,7 +250,9 @@ def _is_loopback(url: str) -> bool:
     return host in {"127.0.0.1", "localhost", "::1"} or host.startswith("127.")
 
 
-@pytest.fixture(scope="session")
+# Module scope: sync Playwright runs an event loop in this thread while open,
+# which would break the asyncio tests of other modules.
+@pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 

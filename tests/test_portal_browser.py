@@ -34,7 +34,7 @@ def test_signed_in_user_sees_live_updates_over_the_websocket(portal_server: Port
     _sign_in(browser_page, portal_server, "alice")
     status = browser_page.locator("#live-status")
     status.wait_for()
-    browser_page.wait_for_function("document.getElementById('live-status').dataset.state === 'open'")
+    browser_page.locator("#live-status[data-state=open]").wait_for()
 
     # Pair a device through the REST API with the page's own session and CSRF token.
     result = browser_page.evaluate(
@@ -63,7 +63,7 @@ def test_another_users_browser_receives_nothing(portal_server: PortalServer, bro
     try:
         _sign_in(other, portal_server, "carol")
         for page in (browser_page, other):
-            page.wait_for_function("document.getElementById('live-status').dataset.state === 'open'")
+            page.locator("#live-status[data-state=open]").wait_for()
         browser_page.evaluate(
             """async () => {
                 const token = document.querySelector("input[name=csrfmiddlewaretoken]").value;

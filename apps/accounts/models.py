@@ -44,6 +44,8 @@ class Device(OwnedModel):
     last_seen_at = models.DateTimeField(null=True, blank=True, editable=False)
     revoked_at = models.DateTimeField(null=True, blank=True, editable=False)
 
+    objects: models.Manager[Device] = models.Manager()
+
     class Meta:
         ordering = ["-created_at", "-id"]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +17,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
+_WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off"})
 
@@ -62,10 +64,9 @@ def env_int(
     value = _raw(name, environ)
     if value is None:
         return default
-    try:
-        number = int(value, 10)
-    except ValueError:
-        raise EnvError(f"{name} must be a whole number, got {value!r}") from None
+    if not _WHOLE_NUMBER.fullmatch(value):
+        raise EnvError(f"{name} must be a whole number, got {value!r}")
+    number = int(value, 10)
     if minimum is not None and number < minimum:
         raise EnvError(f"{name} must be at least {minimum}, got {number}")
     if maximum is not None and number > maximum:
@@ -118,12 +119,14 @@ def env_secret(name: str, *, environ: Mapping[str, str] | None = None) -> str | 
     path = Path(file_name)
     try:
         content = path.read_text(encoding="utf-8").strip()
+    # The messages leave out the path: an operator who pasted the secret itself
+    # into NAME_FILE must not see it echoed into logs.
     except FileNotFoundError:
-        raise EnvError(f"{name}_FILE points to a missing file: {file_name}") from None
+        raise EnvError(f"{name}_FILE points to a missing file") from None
     except (OSError, UnicodeDecodeError) as error:
-        raise EnvError(f"{name}_FILE could not be read ({type(error).__name__}): {file_name}") from None
+        raise EnvError(f"{name}_FILE could not be read ({type(error).__name__})") from None
     if not content:
-        raise EnvError(f"{name}_FILE points to an empty file: {file_name}")
+        raise EnvError(f"{name}_FILE points to an empty file")
     return content
 
 
@@ -146,12 +149,12 @@ def parse_database_url(name: str, value: str) -> DatabaseUrl:
     parts = urlsplit(value)
     scheme = parts.scheme.lower()
     if scheme == "sqlite":
+        # Only the absolute form sqlite:////abs/path: a relative path would
+        # depend on the working directory and silently select another database.
         path = unquote(parts.path)
-        if path.startswith("//"):
-            path = path[1:]
-        if not path or path == "/":
-            raise EnvError(f"{name} needs a database file path, e.g. sqlite:////srv/metnos/db.sqlite3")
-        return DatabaseUrl(engine="django.db.backends.sqlite3", name=path)
+        if parts.netloc or not path.startswith("//") or len(path) < 3:
+            raise EnvError(f"{name} needs an absolute database file path, e.g. sqlite:////srv/metnos/db.sqlite3")
+        return DatabaseUrl(engine="django.db.backends.sqlite3", name=path[1:])
     if scheme in _POSTGRES_SCHEMES:
         database = unquote(parts.path.lstrip("/"))
         if not database:
@@ -160,6 +163,8 @@ def parse_database_url(name: str, value: str) -> DatabaseUrl:
             port = parts.port
         except ValueError:
             raise EnvError(f"{name} has an invalid port") from None
+        if port == 0:
+            raise EnvError(f"{name} has an invalid port")
         return DatabaseUrl(
             engine="django.db.backends.postgresql",
             name=database,

@@ -31,6 +31,8 @@ def read_generated_key(data_dir: Path, name: str) -> str | None:
         value = path.read_text(encoding="utf-8").strip()
     except (FileNotFoundError, NotADirectoryError):
         return None
+    except (OSError, UnicodeDecodeError) as error:
+        raise KeyProblem(f"the generated {name} in {path.parent} cannot be read ({type(error).__name__})") from None
     return value or None
 
 
@@ -48,7 +50,7 @@ def key_problems(*, secret_key: str | None, vault_key: str | None) -> list[str]:
         )
     if not vault_key:
         problems.append("METNOS_VAULT_KEY is not set (set METNOS_VAULT_KEY or METNOS_VAULT_KEY_FILE)")
-    elif len(vault_key) < MIN_VAULT_KEY_LENGTH or vault_key.startswith("metnos-insecure"):
+    elif len(vault_key) < MIN_VAULT_KEY_LENGTH or len(set(vault_key)) < 5 or vault_key.startswith("metnos-insecure"):
         problems.append(f"METNOS_VAULT_KEY must be at least {MIN_VAULT_KEY_LENGTH} random characters")
     if secret_key and vault_key and secret_key == vault_key:
         problems.append("METNOS_VAULT_KEY must be distinct from SECRET_KEY")
