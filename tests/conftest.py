@@ -286,3 +286,23 @@ def browser_page(chromium: Any) -> Iterator[Any]:
     page = context.new_page()
     yield page
     context.close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _release_database_sessions(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """Before the test database is dropped, end sessions left open.
+
+    Async tests run ORM calls in executor threads whose connections outlive
+    them (and the worker and server processes may leave sessions behind).
+    PostgreSQL refuses to drop a database that still has sessions.
+    """
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )

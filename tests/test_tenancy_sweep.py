@@ -208,3 +208,15 @@ def test_operator_sees_every_admin_model_without_secrets(cast: Cast, client: Any
             change = client.get(f"/{settings.ADMIN_PATH}{opts.app_label}/{opts.model_name}/{row.pk}/change/")
             assert change.status_code == 200, f"operator cannot view {opts.label}"
             assert b"Save" not in change.content or cast.operator.is_superuser, f"operator may change {opts.label}"
+
+
+def test_every_metnos_model_is_registered_in_the_admin() -> None:
+    from django.apps import apps
+    from django.contrib import admin
+
+    missing = [
+        model._meta.label
+        for model in apps.get_models()
+        if model.__module__.startswith("apps.") and model not in admin.site._registry
+    ]
+    assert not missing, f"models operators cannot see in the admin: {missing}"
