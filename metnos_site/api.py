@@ -3,6 +3,7 @@
 from rest_framework.routers import DefaultRouter
 
 from apps.accounts.api import DeviceViewSet, MeView
+from apps.documents.api import DownloadViewSet
 from apps.runtime.api import ConversationViewSet
 
 
@@ -14,4 +15,5 @@ class MetnosRouter(DefaultRouter):
 api_router = MetnosRouter()
 api_router.register("devices", DeviceViewSet, basename="device")
 api_router.register("conversations", ConversationViewSet, basename="conversation")
+api_router.register("downloads", DownloadViewSet, basename="download")
 api_router.register("me", MeView, basename="me")

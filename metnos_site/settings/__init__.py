@@ -77,6 +77,8 @@ INSTALLED_APPS = [
     "apps.sites",
     "apps.lre",
     "apps.vault",
+    "apps.records",
+    "apps.documents",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,1 @@
+"""Documents: finding and reading the owner's files, and stored downloads."""

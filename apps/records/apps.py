@@ -1,0 +1,7 @@
+from django.apps import AppConfig
+
+
+class RecordsConfig(AppConfig):
+    name = "apps.records"
+    label = "records"
+    verbose_name = "Records"

@@ -1,0 +1,320 @@
+"""What a collection request asks for: object, completeness, period, categories, fields.
+
+``collection_scope("collect all invoices from 2026")`` →
+object ``invoice``, complete, period 2026. Deterministic, no model.
+
+Rules (from the specification):
+
+* "All" / "tutte" / "every" and "complete list" / "elenco completo" mean a
+  complete collection only when asserted for the requested object ("all
+  invoices", "the complete list of bills"); "invoices from all accounts" is
+  not a complete collection of invoices.
+* Negation and prohibitions never activate it ("don't download all the
+  invoices", "non scaricare tutte le fatture").
+* The adjective "complete" alone does not define a scope.
+* Recognising the request does not establish that every item was found: the
+  scope only says what was asked.
+* Period and category constraints must refer unambiguously to the same action
+  and apply together to every item; when the request holds several objects or
+  competing periods, no constraint is applied and a notice says why.
+* A period stated for a field ("with due date in 2026") is a filter on that
+  field and does not also get an automatic filter without a field.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from apps.records.dates import DateValue, UnreadableDate, parse_date
+from apps.records.periods import Period
+from apps.records.vocabulary import FieldKind, classify_label
+
+# Nouns for the objects people collect, singular and plural, mapped to one name.
+OBJECT_NOUNS: dict[str, str] = {
+    "invoice": "invoice", "invoices": "invoice", "fattura": "invoice", "fatture": "invoice",
+    "bill": "bill", "bills": "bill", "bolletta": "bill", "bollette": "bill",
+    "receipt": "receipt", "receipts": "receipt", "ricevuta": "receipt", "ricevute": "receipt",
+    "statement": "statement", "statements": "statement", "estratto": "statement", "estratti": "statement",
+    "payslip": "payslip", "payslips": "payslip", "cedolino": "payslip", "cedolini": "payslip",
+    "order": "order", "orders": "order", "ordine": "order", "ordini": "order",
+    "contract": "contract", "contracts": "contract", "contratto": "contract", "contratti": "contract",
+    "document": "document", "documents": "document", "documento": "document", "documenti": "document",
+    "payment": "payment", "payments": "payment", "pagamento": "payment", "pagamenti": "payment",
+    "quote": "quote", "quotes": "quote", "preventivo": "quote", "preventivi": "quote",
+}  # fmt: skip
+_CREDIT_NOTE = re.compile(r"\b(credit notes?|note di credito|nota di credito)\b")
+
+CATEGORY_WORDS: dict[str, str] = {
+    "electricity": "electricity", "electric": "electricity", "luce": "electricity", "elettricita": "electricity",
+    "energia": "electricity", "power": "electricity",
+    "gas": "gas", "water": "water", "acqua": "water", "idrico": "water",
+    "internet": "internet", "broadband": "internet", "fibra": "internet",
+    "phone": "phone", "telefono": "phone", "mobile": "phone", "cellulare": "phone", "telefonia": "phone",
+}  # fmt: skip
+
+_QUANTIFIERS_ALL = frozenset({"all", "every", "each", "tutte", "tutti", "ogni", "ciascuna", "ciascun"})
+_ARTICLES = frozenset(
+    {"the", "my", "our", "of", "le", "i", "gli", "la", "il", "mie", "miei", "mia", "mio", "nostre", "nostri",
+     "delle", "dei", "degli", "della", "del", "di", "lo", "l"}
+)  # fmt: skip
+_COMPLETE_LIST = re.compile(
+    r"\b(?:(?:complete|full|whole|entire)\s+(?:list|set|archive|history)\s+of"
+    r"|(?:elenco|lista|archivio|storico)\s+(?:completo|completa|intero|intera)\s+(?:di|del|della|delle|dei|degli)"
+    r"|(?:l')?(?:elenco|lista)\s+(?:completo|completa))\b"
+)
+# "invoices from 2026, all of them": the quantifier refers back to the object.
+_ALL_OF_THEM = re.compile(
+    r"\b(?:all of them|every one of them|tutte quante|tutti quanti|proprio tutte|proprio tutti)\b"
+)
+_RELATIVE_YEARS = {
+    re.compile(r"\b(?:this year|current year|quest'anno|anno corrente|anno in corso)\b"): 0,
+    re.compile(r"\b(?:last year|previous year|l'anno scorso|anno scorso|anno precedente)\b"): -1,
+}
+_NEGATIONS = frozenset(
+    {"not", "don't", "dont", "do not", "never", "non", "mai", "without", "senza", "no", "nothing", "niente",
+     "avoid", "evita", "evitare", "except", "tranne", "eccetto"}
+)  # fmt: skip
+_CLAUSE_BREAK = re.compile(r"[.;:!?]|\b(?:but|however|ma|pero|però|then|poi)\b")
+_TOKEN = re.compile(r"[\w'\u2019./°\u2013\u2014-]+", re.UNICODE)
+_YEAR_IN_TOKEN = re.compile(r"(?:19|20)\d{2}\b")
+_MAX_DATE_WINDOW_TOKENS = 9
+_FIELD_LIST = re.compile(
+    r"\b(?:with|including|columns?|fields?|con|colonne|campi|riportando|indicando)\s*:?\s+(?P<list>[^.;]+)"
+)
+_FIELD_SPLIT = re.compile(r",|\s+and\s+|\s+e\s+|\s+&\s+|/")
+_PERIOD_FIELD_KINDS: frozenset[FieldKind] = frozenset({"issue_date", "due_date", "period"})
+_ISSUE_VERBS = re.compile(r"\b(?:issued|emess[aei]|dated|datat[aei])\b")
+
+
+@dataclass(frozen=True)
+class PeriodConstraint:
+    """A period every collected item must fall in; ``field`` None means the item's own date."""
+
+    period: Period
+    field: FieldKind | None
+    text: str
+
+
+@dataclass(frozen=True)
+class CollectionScope:
+    object: str | None
+    object_text: str
+    complete: bool
+    completeness_reason: str
+    period_filters: tuple[PeriodConstraint, ...]
+    categories: tuple[str, ...]
+    fields: tuple[str, ...]
+    notices: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Token:
+    text: str
+    lower: str
+    start: int
+    end: int
+
+
+def _tokens(text: str) -> list[_Token]:
+    return [
+        _Token(match.group(0), match.group(0).casefold().strip(".'\u2019"), match.start(), match.end())
+        for match in _TOKEN.finditer(text)
+    ]
+
+
+def _clause_bounds(text: str, position: int) -> tuple[int, int]:
+    start, end = 0, len(text)
+    for match in _CLAUSE_BREAK.finditer(text):
+        if match.end() <= position:
+            start = match.end()
+        elif match.start() >= position:
+            end = match.start()
+            break
+    return start, end
+
+
+def _is_negated(text: str, position: int) -> bool:
+    clause_start, _ = _clause_bounds(text, position)
+    before = text[clause_start:position].casefold().replace("\u2019", "'")
+    words = re.findall(r"[\w']+", before)
+    joined = " ".join(words)
+    return any(word in _NEGATIONS for word in words) or "do not" in joined or "n't" in before
+
+
+def _find_objects(tokens: Sequence[_Token], lowered: str) -> list[tuple[str, _Token]]:
+    found = [(OBJECT_NOUNS[token.lower], token) for token in tokens if token.lower in OBJECT_NOUNS]
+    credit = _CREDIT_NOTE.search(lowered)
+    if credit:
+        # "note di credito" / "credit notes" are their own object, not notes or credit.
+        found = [item for item in found if not (credit.start() <= item[1].start < credit.end())]
+        token = _Token(credit.group(0), credit.group(0), credit.start(), credit.end())
+        found.append(("credit_note", token))
+    return sorted(found, key=lambda item: item[1].start)
+
+
+def _all_asserted_for(tokens: Sequence[_Token], index: int) -> bool:
+    """Does an "all"-like quantifier bind to the noun at ``index`` ("all the invoices")?"""
+    position = index - 1
+    while position >= 0 and (tokens[position].lower in _ARTICLES or tokens[position].lower in CATEGORY_WORDS):
+        position -= 1
+    return position >= 0 and tokens[position].lower in _QUANTIFIERS_ALL
+
+
+def _completeness(text: str, lowered: str, tokens: Sequence[_Token], noun: _Token) -> tuple[bool, str]:
+    index = next(i for i, token in enumerate(tokens) if token.start == noun.start)
+    asserted = _all_asserted_for(tokens, index)
+    if not asserted:
+        for match in _COMPLETE_LIST.finditer(lowered):
+            # "the complete list of (my) invoices": the list must lead to this noun.
+            between = lowered[match.end() : noun.start].split()
+            if match.end() <= noun.start and all(word.strip("'") in _ARTICLES for word in between):
+                asserted = True
+                break
+    if not asserted:
+        _, clause_end = _clause_bounds(text, noun.start)
+        asserted = bool(_ALL_OF_THEM.search(lowered, noun.end, max(clause_end, noun.end)))
+    if not asserted:
+        if re.search(r"\b(complete|completo|completa)\b", lowered):
+            return False, "'complete' alone does not define the scope of the collection"
+        return False, "no complete collection was asked for"
+    if _is_negated(text, noun.start):
+        return False, "the request negates or forbids the complete collection"
+    return True, f"a complete collection of {noun.text} was asked for"
+
+
+def _date_windows(tokens: Sequence[_Token], text: str) -> list[tuple[int, int, DateValue]]:
+    """Longest parseable date expression ending at each token that holds a year."""
+    spans: list[tuple[int, int, DateValue]] = []
+    for end_index, token in enumerate(tokens):
+        if not _YEAR_IN_TOKEN.search(token.text):
+            continue
+        best: tuple[int, int, DateValue] | None = None
+        for start_index in range(end_index, max(-1, end_index - _MAX_DATE_WINDOW_TOKENS), -1):
+            fragment = text[tokens[start_index].start : token.end]
+            try:
+                value = parse_date(fragment)
+            except UnreadableDate:
+                continue
+            best = (tokens[start_index].start, token.end, value)
+        if best is not None:
+            spans.append(best)
+    # Drop spans contained in a longer one ("2026" inside "luglio-agosto 2026").
+    return [
+        span
+        for span in spans
+        if not any(other is not span and other[0] <= span[0] and span[1] <= other[1] for other in spans)
+    ]
+
+
+def _field_before(text: str, start: int) -> FieldKind | None:
+    clause_start, _ = _clause_bounds(text, start)
+    words = re.findall(r"[\w']+", text[clause_start:start].casefold())[-4:]
+    for width in (2, 1):
+        for index in range(len(words) - width, -1, -1):
+            kind = classify_label(" ".join(words[index : index + width]))
+            if kind in _PERIOD_FIELD_KINDS:
+                return kind
+    if _ISSUE_VERBS.search(" ".join(words)):
+        return "issue_date"
+    return None
+
+
+_BARE_NUMBER_WORDS = frozenset({"number", "numero", "no", "n", "nr", "num", "code", "codice", "id"})
+
+
+def _requested_fields(lowered: str, object_name: str) -> tuple[str, ...]:
+    match = _FIELD_LIST.search(lowered)
+    if not match:
+        return ()
+    fields: list[str] = []
+    for fragment in _FIELD_SPLIT.split(match.group("list")):
+        words = fragment.strip().split()
+        # Stop at the destination ("... into a spreadsheet").
+        for stop in ("into", "in", "nel", "nella", "in un", "to", "su"):
+            if stop in words:
+                words = words[: words.index(stop)]
+        label = " ".join(word for word in words if word not in _ARTICLES).strip()
+        if not label or _YEAR_IN_TOKEN.search(label):
+            continue
+        kind = classify_label(label)
+        if label in _BARE_NUMBER_WORDS:
+            # "with number, date and amount": the number of the collected item.
+            kind = classify_label(f"{label} {object_name}")
+        name = kind if kind is not None and kind != "date" else label
+        if name not in fields:
+            fields.append(name)
+    return tuple(fields)
+
+
+def _relative_periods(text: str, lowered: str, today: dt.date | None, notices: list[str]) -> list[PeriodConstraint]:
+    constraints = []
+    for pattern, offset in _RELATIVE_YEARS.items():
+        for match in pattern.finditer(lowered.replace("\u2019", "'")):
+            if today is None:
+                notices.append(f"{text[match.start() : match.end()]!r} needs today's date to become a period.")
+                continue
+            period = Period.year(today.year + offset)
+            constraints.append(PeriodConstraint(period, _field_before(text, match.start()), match.group(0)))
+    return constraints
+
+
+def collection_scope(request: str, *, today: dt.date | None = None) -> CollectionScope:
+    """Read the scope of a collection request; see the module docstring for the rules.
+
+    ``today`` anchors relative periods ("this year", "l'anno scorso"); without
+    it they are reported in the notices and not applied.
+    """
+    text = request.strip()
+    lowered = text.casefold()
+    tokens = _tokens(text)
+    notices: list[str] = []
+    objects = _find_objects(tokens, lowered)
+    distinct_objects = sorted({name for name, _ in objects})
+    if not objects:
+        return CollectionScope(None, "", False, "no object to collect was recognised", (), (), (), ())
+    name, noun = objects[0]
+    if len(distinct_objects) > 1:
+        notices.append(
+            "The request names several kinds of items ("
+            + ", ".join(distinct_objects)
+            + "); constraints are not applied to any of them."
+        )
+    complete, reason = _completeness(text, lowered, tokens, noun)
+
+    periods: list[PeriodConstraint] = []
+    for start, end, value in _date_windows(tokens, text):
+        if _is_negated(text, start) and not _is_negated(text, noun.start):
+            notices.append(f"The period {text[start:end]!r} is negated; it is not used as a filter.")
+            continue
+        periods.append(PeriodConstraint(Period.from_date_value(value), _field_before(text, start), text[start:end]))
+    periods.extend(_relative_periods(text, lowered, today, notices))
+    # A field-specific filter for a period replaces the automatic one for the same period.
+    with_field = {constraint.period for constraint in periods if constraint.field is not None}
+    periods = [c for c in periods if c.field is not None or c.period not in with_field]
+    unique_periods = {(c.period, c.field) for c in periods}
+    if len(unique_periods) > 1 and len({c.field for c in periods}) < len(unique_periods):
+        notices.append(
+            "The request states several periods for the same items ("
+            + ", ".join(repr(c.text) for c in periods)
+            + "); no period filter is applied until it says which one."
+        )
+        periods = []
+    if len(distinct_objects) > 1:
+        periods = []
+
+    categories = sorted({CATEGORY_WORDS[token.lower] for token in tokens if token.lower in CATEGORY_WORDS})
+    if len(distinct_objects) > 1:
+        categories = []
+    return CollectionScope(
+        object=name,
+        object_text=noun.text,
+        complete=complete,
+        completeness_reason=reason,
+        period_filters=tuple(periods),
+        categories=tuple(categories),
+        fields=_requested_fields(lowered, name),
+        notices=tuple(notices),
+    )
