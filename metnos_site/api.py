@@ -5,6 +5,7 @@ from rest_framework.routers import DefaultRouter
 from apps.accounts.api import DeviceViewSet, MeView
 from apps.documents.api import DownloadViewSet
 from apps.runtime.api import ConversationViewSet
+from apps.runtime.turn_api import ConsentViewSet, FileContentView, TurnViewSet
 
 
 class MetnosRouter(DefaultRouter):
@@ -16,4 +17,7 @@ api_router = MetnosRouter()
 api_router.register("devices", DeviceViewSet, basename="device")
 api_router.register("conversations", ConversationViewSet, basename="conversation")
 api_router.register("downloads", DownloadViewSet, basename="download")
+api_router.register("turns", TurnViewSet, basename="turn")
+api_router.register("consents", ConsentViewSet, basename="consent")
+api_router.register("files", FileContentView, basename="file")
 api_router.register("me", MeView, basename="me")

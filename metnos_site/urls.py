@@ -16,6 +16,7 @@ urlpatterns = [
     path(settings.ADMIN_PATH, admin.site.urls),
     path("accounts/", include("apps.accounts.urls")),
     path("api/v1/", include((api_router.urls, "api"), namespace="api")),
+    path("", include("apps.runtime.urls")),
     path("", include("apps.core.portal_urls")),
 ]
 

@@ -24,6 +24,8 @@ from rest_framework.test import APIClient
 
 from apps.accounts.models import User
 
+pytest_plugins = ["tests.model_server"]
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SERVICES_PASS = not settings.EMBEDDED_SERVICES
 WORKER_READY_TIMEOUT_SECONDS = 60

@@ -21,7 +21,11 @@ from tests.conftest import Cast, api_client_for
 from tests.factories import build_owned_row
 
 # Owned models deliberately without a REST route, each with its reason.
-NOT_EXPOSED_OVER_REST: dict[str, str] = {}
+NOT_EXPOSED_OVER_REST: dict[str, str] = {
+    "runtime.StepRecord": "served inside /api/v1/turns/{id}/ for the turn's owner",
+    "runtime.TraceEvent": "served by /api/v1/turns/{id}/trace/ for the turn's owner",
+    "runtime.PlanCache": "internal plan cache; never shown or edited over REST",
+}
 
 VALID_TENANCY = {"owned", "self"}
 

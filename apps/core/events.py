@@ -27,7 +27,32 @@ class TaskEvent(TypedDict):
     reference: str
 
 
-UserEvent = DeviceEvent | TaskEvent
+class TurnEvent(TypedDict, total=False):
+    """Progress of a turn; ``type`` and ``turn_id`` are always present."""
+
+    type: Literal[
+        "turn.started",
+        "turn.step_started",
+        "turn.step_finished",
+        "turn.confirmation_requested",
+        "turn.input_requested",
+        "turn.finished",
+    ]
+    turn_id: int
+    conversation_id: int
+    path: str
+    step: int
+    tool: str
+    outcome: str
+    summary: str
+    status: str
+    answer: str
+    consent_id: int
+    proposal: dict[str, str]
+    files: list[dict[str, object]]
+
+
+UserEvent = DeviceEvent | TaskEvent | TurnEvent
 
 
 def user_group_name(user_id: int) -> str:

@@ -1,0 +1,218 @@
+"""The one invocation boundary every step crosses.
+
+New, reused, resumed and device-bound plans alike reach executors only
+through :func:`invoke_step`, which applies the shared controls in order:
+
+1. identity and owner (the turn's owner is active; the executor is admitted);
+2. placement from the manifest — never from another step's output;
+3. reference resolution and a second schema check of the final arguments
+   (a producer with no data never hands its consumer an older result);
+4. consent: a step that needs confirmation stops *before* its effect, and an
+   approval is consumed when the step is invoked;
+5. the credential mandate: secrets are resolved at execution time only;
+6. the actual outcome is recorded (step record, trace, live event).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from django.conf import settings
+from django.utils import timezone
+
+from apps.runtime.consent import consent_approval_for_step, consent_consume, consent_request_create
+from apps.runtime.executors import (
+    Catalog,
+    ExecutionContext,
+    Mandate,
+    NoMandate,
+    StepError,
+    StepResult,
+    combination_rules,
+)
+from apps.runtime.models import ConsentRequest, StepRecord, Turn
+from apps.runtime.plans import ArgumentsInvalid, MissingInput, Plan, resolve_step_args
+from apps.runtime.trace import preview, redact, trace_record, turn_publish
+
+logger = logging.getLogger(__name__)
+
+BoundaryKind = Literal["ran", "needs_confirmation", "refused", "missing_input"]
+
+
+@dataclass(frozen=True)
+class BoundaryOutcome:
+    kind: BoundaryKind
+    result: StepResult | None = None
+    consent: ConsentRequest | None = None
+    reason: str = ""
+
+
+def executor_admitted(owner: Any, name: str) -> bool:
+    """Whether ``owner`` may use executor ``name`` (operators can disable executors)."""
+    disabled = set(getattr(settings, "METNOS_DISABLED_EXECUTORS", ()))
+    return bool(owner.is_active) and name not in disabled
+
+
+def _proposal(manifest_purpose: str, tool: str, args: Mapping[str, Any], shows: tuple[str, ...]) -> dict[str, str]:
+    destination = next(
+        (str(value) for key, value in args.items() if key in {"path", "destination", "recipient", "url"}), ""
+    )
+    proposal = {
+        "action": tool.replace("_", " "),
+        "purpose": manifest_purpose,
+        "destination": destination or "—",
+        "consequences": "This changes something outside Metnos and may not be reversible.",
+    }
+    return {key: value for key, value in proposal.items() if key in shows or key == "action"}
+
+
+def _refuse(turn: Turn, index: int, tool: str, reason: str, message: str) -> BoundaryOutcome:
+    trace_record(turn, "control.refused", {"step": index, "tool": tool, "reason": reason})
+    return BoundaryOutcome(kind="refused", reason=message)
+
+
+def invoke_step(
+    *,
+    turn: Turn,
+    plan: Plan,
+    index: int,
+    catalog: Catalog,
+    results: Mapping[int, StepResult],
+    mandate: Mandate | None = None,
+    secrets: tuple[str, ...] = (),
+) -> BoundaryOutcome:
+    """Run step ``index`` (1-based) of ``plan`` for ``turn`` through every control."""
+    step = plan.steps[index - 1]
+    executor = catalog.executors.get(step.tool)
+    if executor is None or not executor_admitted(turn.owner, step.tool):
+        return _refuse(turn, index, step.tool, "not_admitted", f"{step.tool} is not available to you.")
+    manifest = executor.manifest
+    if manifest.placement == "device":
+        return _refuse(turn, index, step.tool, "placement", f"{step.tool} runs only on a paired device.")
+    try:
+        resolved = resolve_step_args(plan, index, results, catalog, combination_rules=combination_rules())
+    except MissingInput as missing:
+        trace_record(turn, "control.missing_input", {"step": index, "tool": step.tool, "producer": missing.step})
+        return BoundaryOutcome(kind="missing_input", reason=str(missing))
+    except ArgumentsInvalid as invalid:
+        return _refuse(turn, index, step.tool, "arguments_invalid", str(invalid))
+
+    approval = None
+    if manifest.consent.mode == "confirm":
+        approval = consent_approval_for_step(
+            turn=turn, step_index=index, plan_digest=turn.plan_digest, catalog_signature=catalog.signature
+        )
+        if approval is None:
+            shown_args = redact(dict(step.args), secrets)
+            consent = consent_request_create(
+                turn=turn,
+                step_index=index,
+                tool=step.tool,
+                proposal=_proposal(manifest.purpose, step.tool, shown_args, manifest.consent.shows),
+                plan_digest=turn.plan_digest,
+                catalog_signature=catalog.signature,
+            )
+            trace_record(turn, "control.consent_requested", {"step": index, "tool": step.tool})
+            return BoundaryOutcome(kind="needs_confirmation", consent=consent)
+
+    if "credentials.use" in manifest.capabilities and not (mandate or NoMandate()).allows("credentials.use"):
+        return _refuse(turn, index, step.tool, "no_mandate", "This step needs credentials this turn may not use.")
+
+    record, _ = StepRecord.objects.update_or_create(
+        turn=turn,
+        index=index,
+        defaults={"owner_id": turn.owner_id, "tool": step.tool, "outcome": StepRecord.Outcome.RUNNING,
+                  "started_at": timezone.now()},
+    )  # fmt: skip
+    trace_record(turn, "step.started", {"step": index, "tool": step.tool})
+    turn_publish(turn, {"type": "turn.step_started", "step": index, "tool": step.tool})
+    context = ExecutionContext(
+        owner=turn.owner,
+        turn_id=turn.pk,
+        step_index=index,
+        mandate=mandate or NoMandate(),
+        today=timezone.localdate(),
+    )
+    if approval is not None:
+        # Approval is consumed by the invocation: an error or timeout afterwards
+        # does not establish the absence of effects and authorises nothing more.
+        consent_consume(consent=approval)
+    started = time.monotonic()
+    try:
+        result = executor.run(context, resolved.values)
+    except Exception as error:  # noqa: BLE001 - an executor failure is an outcome, not a crash
+        logger.warning("executor %s raised %s", step.tool, type(error).__name__)
+        result = StepResult(
+            outcome="failed",
+            error=StepError("unknown", "executor_error", f"{step.tool} stopped unexpectedly ({type(error).__name__})."),
+        )
+    elapsed_ms = int((time.monotonic() - started) * 1000)
+    _record_result(record, result, secrets)
+    trace_record(
+        turn,
+        "step.finished",
+        {"step": index, "tool": step.tool, "outcome": result.outcome, "elapsed_ms": elapsed_ms,
+         "error_class": result.error.error_class if result.error else "",
+         "provenance": {name: sorted(steps) for name, steps in resolved.provenance.items()}},
+    )  # fmt: skip
+    turn_publish(
+        turn,
+        {"type": "turn.step_finished", "step": index, "tool": step.tool, "outcome": result.outcome,
+         "summary": redact(result.summary, secrets),
+         "files": [{"path": file.path, "size": file.size} for file in result.files]},
+    )  # fmt: skip
+    return BoundaryOutcome(kind="ran", result=result)
+
+
+def _record_result(record: StepRecord, result: StepResult, secrets: tuple[str, ...]) -> None:
+    full = redact(result_as_json(result), secrets)
+    record.outcome = result.outcome
+    record.error_class = result.error.error_class if result.error else ""
+    record.error_code = result.error.code if result.error else ""
+    record.error_message = redact(result.error.message, secrets)[:500] if result.error else ""
+    record.summary = redact(result.summary, secrets)[:500]
+    record.notices = redact(list(result.notices), secrets)
+    record.result_preview = preview(full)
+    record.result = full
+    record.files = [{"path": f.path, "content_type": f.content_type, "size": f.size} for f in result.files]
+    record.effects = redact([dict(effect) for effect in result.effects], secrets)
+    record.finished_at = timezone.now()
+    record.save()
+
+
+def result_as_json(result: StepResult) -> dict[str, Any]:
+    return {
+        "outcome": result.outcome,
+        "items": [dict(item) for item in result.items],
+        "value": dict(result.value),
+        "error": (
+            {"error_class": result.error.error_class, "code": result.error.code, "message": result.error.message}
+            if result.error
+            else None
+        ),
+        "files": [{"path": f.path, "content_type": f.content_type, "size": f.size} for f in result.files],
+        "effects": [dict(effect) for effect in result.effects],
+        "notices": list(result.notices),
+        "summary": result.summary,
+    }
+
+
+def result_from_json(data: Mapping[str, Any]) -> StepResult:
+    """Rebuild a recorded result (used when a resumed turn continues a plan)."""
+    from apps.runtime.executors import ProducedFile
+
+    error = data.get("error")
+    return StepResult(
+        outcome=data["outcome"],
+        items=tuple(data.get("items", ())),
+        value=data.get("value", {}),
+        error=StepError(error["error_class"], error["code"], error["message"]) if error else None,
+        files=tuple(ProducedFile(**file) for file in data.get("files", ())),
+        effects=tuple(data.get("effects", ())),
+        notices=tuple(data.get("notices", ())),
+        summary=data.get("summary", ""),
+    )

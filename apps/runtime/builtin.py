@@ -1,0 +1,38 @@
+"""Registration of the executors that ship with Metnos, and their request forms."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from apps.runtime import file_executors, record_executors
+from apps.runtime.executors import register_combination_rule, register_executor
+from apps.runtime.plans import register_producer_rule
+from apps.runtime.request_forms import REQUEST_FORMS
+from apps.runtime.undo import UndoLastTurn
+
+
+def register_builtin_executors() -> None:
+    for executor in (
+        *file_executors.builtin_executors(),
+        *record_executors.builtin_executors(model_extractor=None),
+        UndoLastTurn(),
+    ):
+        forms = REQUEST_FORMS.get(executor.manifest.name)
+        if forms:
+            executor.manifest = dataclasses.replace(
+                executor.manifest, request_forms=(*executor.manifest.request_forms, *forms)
+            )
+        register_executor(executor)
+
+    # An extractor needs document text: a reader goes between a finder and it.
+    register_producer_rule("extract_entries", "text", "read_files")
+    register_combination_rule("read_files", _read_files_inputs)
+
+
+def _read_files_inputs(args: Mapping[str, Any]) -> str | None:
+    given = [name for name in ("from_step", "paths") if args.get(name) not in (None, [], ())]
+    if len(given) != 1:
+        return "read_files needs exactly one of from_step or paths"
+    return None

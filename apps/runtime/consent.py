@@ -1,0 +1,169 @@
+"""Consent: confirmations bound to the user, turn, exact plan and catalog that asked.
+
+A step whose manifest requires confirmation stops before its effect and a
+:class:`ConsentRequest` records what the user is shown (action, purpose,
+destination, consequences). A decision resumes nothing unless it comes from
+the same owner, for the same conversation, while the plan digest and the
+catalog signature are unchanged and before expiry. Confirming creates a new
+turn linked to the suspended one; the approval is consumed when the step is
+invoked, never reused.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from django.db import transaction
+from django.utils import timezone
+
+from apps.core.tenancy import get_owned_or_404, owned_rows
+from apps.runtime.models import ConsentRequest, Turn
+
+CONSENT_LIFETIME = dt.timedelta(minutes=30)
+
+RefusalReason = Literal[
+    "already_decided", "expired", "other_conversation", "plan_changed", "catalog_changed", "turn_not_waiting"
+]
+
+
+class ConsentRefused(PermissionError):
+    """A decision that cannot resume the plan; ``reason`` is from a closed set."""
+
+    def __init__(self, reason: RefusalReason, message: str) -> None:
+        self.reason = reason
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class ConsentDecision:
+    consent: ConsentRequest
+    resumed_turn: Turn | None  # None when declined
+
+
+def consent_request_create(
+    *, turn: Turn, step_index: int, tool: str, proposal: Mapping[str, Any], plan_digest: str, catalog_signature: str
+) -> ConsentRequest:
+    return ConsentRequest.objects.create(
+        owner_id=turn.owner_id,
+        turn=turn,
+        conversation_id=turn.conversation_id,
+        step_index=step_index,
+        tool=tool,
+        plan_digest=plan_digest,
+        catalog_signature=catalog_signature,
+        proposal=dict(proposal),
+        expires_at=timezone.now() + CONSENT_LIFETIME,
+    )
+
+
+def consent_get_for_owner(*, owner: Any, consent_id: Any) -> ConsentRequest:
+    return get_owned_or_404(owned_rows(ConsentRequest, owner=owner).select_related("turn"), pk=consent_id)
+
+
+def consent_pending_for_conversation(*, owner: Any, conversation_id: int) -> ConsentRequest | None:
+    return (
+        owned_rows(ConsentRequest, owner=owner)
+        .filter(conversation_id=conversation_id, decision=ConsentRequest.Decision.PENDING)
+        .order_by("-created_at", "-id")
+        .first()
+    )
+
+
+def consent_pending_for_turn(*, turn: Turn) -> ConsentRequest | None:
+    return (
+        ConsentRequest.objects.filter(owner_id=turn.owner_id, turn=turn, decision=ConsentRequest.Decision.PENDING)
+        .order_by("-id")
+        .first()
+    )
+
+
+def consent_decide(
+    *,
+    owner: Any,
+    consent_id: Any,
+    confirm: bool,
+    conversation_id: int | None,
+    current_catalog_signature: str,
+) -> ConsentDecision:
+    """Apply the user's decision; refuse anything not bound to this exact request.
+
+    Another owner's consent is a 404 (via the scoped selector). The resumed
+    turn is returned; the caller enqueues it after commit.
+    """
+    with transaction.atomic():
+        consent = get_owned_or_404(
+            owned_rows(ConsentRequest, owner=owner).select_for_update().select_related("turn"), pk=consent_id
+        )
+        turn = consent.turn
+        now = timezone.now()
+        if consent.decision != ConsentRequest.Decision.PENDING:
+            raise ConsentRefused("already_decided", "This confirmation was already answered.")
+        if conversation_id is not None and conversation_id != consent.conversation_id:
+            raise ConsentRefused("other_conversation", "This confirmation belongs to another conversation.")
+        if now >= consent.expires_at:
+            consent.decision = ConsentRequest.Decision.EXPIRED
+            consent.decided_at = now
+            consent.save(update_fields=["decision", "decided_at"])
+            raise ConsentRefused("expired", "This confirmation has expired; ask again.")
+        if turn.status != Turn.Status.AWAITING_CONFIRMATION:
+            raise ConsentRefused("turn_not_waiting", "The turn is no longer waiting for this confirmation.")
+        if turn.plan_digest != consent.plan_digest:
+            raise ConsentRefused("plan_changed", "The plan changed after this confirmation was asked.")
+        if current_catalog_signature != consent.catalog_signature:
+            raise ConsentRefused("catalog_changed", "Metnos's capabilities changed; ask again.")
+        consent.decided_at = now
+        if not confirm:
+            consent.decision = ConsentRequest.Decision.DECLINED
+            consent.save(update_fields=["decision", "decided_at"])
+            turn.status = Turn.Status.DECLINED
+            turn.answer = "You declined; nothing was done for that step."
+            turn.finished_at = now
+            turn.save(update_fields=["status", "answer", "finished_at"])
+            return ConsentDecision(consent=consent, resumed_turn=None)
+        resumed = Turn.objects.create(
+            owner_id=turn.owner_id,
+            conversation_id=turn.conversation_id,
+            request_text=turn.request_text,
+            status=Turn.Status.QUEUED,
+            path=turn.path,
+            plan=turn.plan,
+            plan_digest=turn.plan_digest,
+            catalog_signature=turn.catalog_signature,
+            resumed_from=turn,
+        )
+        consent.decision = ConsentRequest.Decision.CONFIRMED
+        consent.resumed_turn = resumed
+        consent.save(update_fields=["decision", "decided_at", "resumed_turn"])
+        turn.status = Turn.Status.HANDED_OFF
+        turn.answer = "Confirmed; the plan continues in the resumed turn."
+        turn.finished_at = now
+        turn.save(update_fields=["status", "answer", "finished_at"])
+        return ConsentDecision(consent=consent, resumed_turn=resumed)
+
+
+def consent_approval_for_step(
+    *, turn: Turn, step_index: int, plan_digest: str, catalog_signature: str
+) -> ConsentRequest | None:
+    """The unconsumed confirmation that lets ``turn`` run ``step_index`` now, if any."""
+    return (
+        ConsentRequest.objects.filter(
+            owner_id=turn.owner_id,
+            resumed_turn=turn,
+            step_index=step_index,
+            plan_digest=plan_digest,
+            catalog_signature=catalog_signature,
+            decision=ConsentRequest.Decision.CONFIRMED,
+            consumed_at__isnull=True,
+        )
+        .order_by("-decided_at")
+        .first()
+    )
+
+
+def consent_consume(*, consent: ConsentRequest) -> None:
+    """Mark the approval used: it is consumed when the step is invoked, whatever follows."""
+    consent.consumed_at = timezone.now()
+    consent.save(update_fields=["consumed_at"])

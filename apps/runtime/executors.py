@@ -1,0 +1,167 @@
+"""Executors: declared capabilities and the registry the catalog is generated from.
+
+Each app registers its executors (in its ``AppConfig.ready``) with
+:func:`register_executor`. An executor is an object with a ``manifest`` and a
+``run(context, args)`` method returning a :class:`StepResult`; it never
+chooses where it runs, never sees credentials except through the context's
+mandate, and reports honestly: success, empty, partial or failed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from apps.runtime.manifests import Manifest, catalog_signature
+
+Outcome = Literal["success", "empty", "partial", "failed"]
+ErrorClass = Literal["recoverable", "permanent", "unknown"]
+
+
+@dataclass(frozen=True)
+class StepError:
+    """Why a step failed; ``error_class`` decides whether recovery may try again."""
+
+    error_class: ErrorClass
+    code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class ProducedFile:
+    """A file the step wrote, relative to the owner's files root."""
+
+    path: str
+    content_type: str
+    size: int
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """What a step actually produced.
+
+    ``items`` is the collection (for ``collection`` results); ``value`` the
+    single value; both keep the data actually observed — absence is stated,
+    never filled with placeholders. ``effects`` records state changes for undo
+    receipts; ``notices`` are sentences for the user.
+    """
+
+    outcome: Outcome
+    items: tuple[Mapping[str, Any], ...] = ()
+    value: Mapping[str, Any] = field(default_factory=dict)
+    error: StepError | None = None
+    files: tuple[ProducedFile, ...] = ()
+    effects: tuple[Mapping[str, Any], ...] = ()
+    notices: tuple[str, ...] = ()
+    summary: str = ""
+
+    def __post_init__(self) -> None:
+        if self.outcome == "failed" and self.error is None:
+            raise ValueError("a failed step must say why")
+        if self.outcome == "success" and self.error is not None:
+            raise ValueError("a successful step carries no error")
+
+
+class Mandate(Protocol):
+    """The credentials a turn is authorised to use, resolved only at execution time."""
+
+    def allows(self, capability: str) -> bool: ...
+
+
+@dataclass(frozen=True)
+class NoMandate:
+    def allows(self, capability: str) -> bool:
+        return False
+
+
+@dataclass
+class ExecutionContext:
+    """What an executor may use: the owner, the turn, its deadline, progress."""
+
+    owner: Any
+    turn_id: int | None
+    step_index: int
+    deadline: dt.datetime | None = None
+    mandate: Mandate = field(default_factory=NoMandate)
+    today: dt.date | None = None
+    report_progress: Callable[[str], None] = lambda message: None
+    cancelled: threading.Event = field(default_factory=threading.Event)
+
+
+class Executor(Protocol):
+    manifest: Manifest
+
+    def run(self, context: ExecutionContext, args: Mapping[str, Any]) -> StepResult: ...
+
+
+class RegistryError(RuntimeError):
+    """An executor registered twice, or an unknown executor asked for."""
+
+
+_registry: dict[str, Executor] = {}
+_lock = threading.Lock()
+
+
+def register_executor(executor: Executor) -> Executor:
+    with _lock:
+        name = executor.manifest.name
+        existing = _registry.get(name)
+        if existing is not None and existing is not executor:
+            raise RegistryError(f"executor {name!r} registered twice")
+        _registry[name] = executor
+    return executor
+
+
+def registered_executors() -> Mapping[str, Executor]:
+    return dict(_registry)
+
+
+# Checks across arguments that a schema cannot express ("either from_step or
+# paths"), applied by the validator before a plan runs and again at invocation.
+CombinationRule = Callable[[Mapping[str, Any]], "str | None"]
+_combination_rules: dict[str, CombinationRule] = {}
+
+
+def register_combination_rule(executor_name: str, rule: CombinationRule) -> None:
+    _combination_rules[executor_name] = rule
+
+
+def combination_rules() -> Mapping[str, CombinationRule]:
+    return dict(_combination_rules)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The installed capabilities, as the planner and the validator see them."""
+
+    executors: Mapping[str, Executor]
+    signature: str
+
+    def manifest(self, name: str) -> Manifest | None:
+        executor = self.executors.get(name)
+        return executor.manifest if executor is not None else None
+
+    @property
+    def manifests(self) -> Mapping[str, Manifest]:
+        return {name: executor.manifest for name, executor in self.executors.items()}
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "signature": self.signature,
+            "executors": [
+                {**executor.manifest.as_json(), "signature": executor.manifest.signature}
+                for _, executor in sorted(self.executors.items())
+            ],
+        }
+
+
+def build_catalog(executors: Mapping[str, Executor] | None = None) -> Catalog:
+    chosen = dict(registered_executors() if executors is None else executors)
+    return Catalog(executors=chosen, signature=catalog_signature({n: e.manifest for n, e in chosen.items()}))
+
+
+def catalog_subset(catalog: Catalog, names: Sequence[str]) -> Catalog:
+    return build_catalog({name: catalog.executors[name] for name in names if name in catalog.executors})

@@ -1,0 +1,191 @@
+"""Executor manifests: what a capability is, declared in code and validated.
+
+A manifest is the contract of one executor: its purpose, the schema of its
+arguments, its capabilities, consent, limits, result shape, intelligence
+(``deterministic`` or ``agentic``), placement and the request forms it
+understands. The catalog is generated from the registered manifests, with a
+signature per executor and one for the whole catalog, so a plan cached
+against one catalog is recognisably stale against another.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+ArgType = Literal["string", "integer", "number", "boolean", "array", "object", "path", "collection"]
+Intelligence = Literal["deterministic", "agentic"]
+Placement = Literal["server", "device", "both"]
+ConsentMode = Literal["none", "confirm"]
+ResultKind = Literal["collection", "value", "none"]
+Capability = Literal[
+    "files.read", "files.write", "documents.read", "records.extract", "sheets.write", "web.browse",
+    "credentials.use", "turns.undo", "lre.submit",
+]  # fmt: skip
+# Kinds of values whose provenance matters: a value produced by an earlier step
+# becomes one of these only if the consumer declares it accepts that.
+SensitiveKind = Literal["path", "recipient", "authorisation"]
+
+_NAME = re.compile(r"^[a-z][a-z0-9_]{1,62}$")
+
+
+class ManifestError(ValueError):
+    """A manifest that does not describe a usable executor."""
+
+
+@dataclass(frozen=True)
+class ArgSpec:
+    """One argument: its type, whether it is required, and its bounds.
+
+    ``sensitive`` marks arguments whose value must not come from another
+    step's output unless ``accepts_step_values`` says so (provenance).
+    ``collection`` arguments receive ``{"from_step": N}``: the collection
+    produced by step N.
+    """
+
+    type: ArgType
+    required: bool = False
+    description: str = ""
+    enum: tuple[str, ...] = ()
+    max_length: int | None = None
+    minimum: float | None = None
+    maximum: float | None = None
+    items: ArgType | None = None
+    max_items: int | None = None
+    sensitive: SensitiveKind | None = None
+    accepts_step_values: bool = False
+
+    def as_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": self.type, "required": self.required}
+        for name in ("description", "enum", "max_length", "minimum", "maximum", "items", "max_items", "sensitive"):
+            value = getattr(self, name)
+            if value not in (None, "", ()):
+                data[name] = list(value) if isinstance(value, tuple) else value
+        if self.sensitive:
+            data["accepts_step_values"] = self.accepts_step_values
+        return data
+
+
+@dataclass(frozen=True)
+class ResultShape:
+    """What an executor returns: a collection of items with these fields, one value, or nothing."""
+
+    kind: ResultKind
+    fields: tuple[str, ...] = ()
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class ConsentSpec:
+    """``confirm`` stops before the effect; the proposal must show these aspects."""
+
+    mode: ConsentMode = "none"
+    shows: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RequestForm:
+    """A sentence template the model-free proposer matches, with typed slots.
+
+    ``template`` uses ``{slot}`` placeholders; ``slots`` maps each slot to a
+    slot type (``path``, ``folder``, ``text``, ``fields``, ``url``,
+    ``filename``); ``plan`` is the plan to propose, whose string arguments may
+    use ``{slot}`` too.
+    """
+
+    language: Literal["en", "it"]
+    template: str
+    slots: Mapping[str, str]
+    plan: tuple[Mapping[str, Any], ...]
+
+
+@dataclass(frozen=True)
+class Manifest:
+    name: str
+    purpose: str
+    args: Mapping[str, ArgSpec]
+    result: ResultShape
+    capabilities: frozenset[str] = frozenset()
+    consent: ConsentSpec = field(default_factory=ConsentSpec)
+    limits: Mapping[str, int] = field(default_factory=dict)
+    intelligence: Intelligence = "deterministic"
+    placement: Placement = "server"
+    request_forms: tuple[RequestForm, ...] = ()
+    version: str = "1"
+
+    def __post_init__(self) -> None:
+        validate_manifest(self)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "version": self.version,
+            "purpose": self.purpose,
+            "args": {name: spec.as_json() for name, spec in sorted(self.args.items())},
+            "result": {"kind": self.result.kind, "fields": list(self.result.fields)},
+            "capabilities": sorted(self.capabilities),
+            "consent": {"mode": self.consent.mode, "shows": list(self.consent.shows)},
+            "limits": dict(sorted(self.limits.items())),
+            "intelligence": self.intelligence,
+            "placement": self.placement,
+            "request_forms": [
+                {"language": form.language, "template": form.template, "slots": dict(form.slots)}
+                for form in self.request_forms
+            ],
+        }
+
+    @property
+    def signature(self) -> str:
+        """A hash of the contract: any change to it invalidates cached plans."""
+        return _digest(self.as_json())
+
+
+_ALLOWED_CAPABILITIES = frozenset(get_args(Capability))
+_ARG_TYPES = frozenset(get_args(ArgType))
+
+
+def validate_manifest(manifest: Manifest) -> None:
+    """Reject manifests that cannot be enforced; the declaration alone proves nothing more."""
+    problems: list[str] = []
+    if not _NAME.match(manifest.name):
+        problems.append(f"name {manifest.name!r} must be lower_snake_case")
+    if not manifest.purpose.strip():
+        problems.append("purpose is empty")
+    if manifest.intelligence not in ("deterministic", "agentic"):
+        problems.append(f"intelligence {manifest.intelligence!r} is neither deterministic nor agentic")
+    if manifest.placement not in ("server", "device", "both"):
+        problems.append(f"placement {manifest.placement!r} is unknown")
+    if manifest.consent.mode not in ("none", "confirm"):
+        problems.append(f"consent mode {manifest.consent.mode!r} is unknown")
+    if manifest.consent.mode == "confirm" and not manifest.consent.shows:
+        problems.append("a confirmation must say what it shows (action, purpose, destination, consequences)")
+    unknown = sorted(set(manifest.capabilities) - _ALLOWED_CAPABILITIES)
+    if unknown:
+        problems.append(f"unknown capabilities {unknown}")
+    for arg_name, spec in manifest.args.items():
+        if not _NAME.match(arg_name) and arg_name != "from_step":
+            problems.append(f"argument {arg_name!r} must be lower_snake_case")
+        if spec.type not in _ARG_TYPES:
+            problems.append(f"argument {arg_name!r} has unknown type {spec.type!r}")
+        if spec.type == "array" and spec.items is None:
+            problems.append(f"array argument {arg_name!r} must declare its item type")
+    if manifest.result.kind not in ("collection", "value", "none"):
+        problems.append(f"result kind {manifest.result.kind!r} is unknown")
+    for limit, value in manifest.limits.items():
+        if value <= 0:
+            problems.append(f"limit {limit!r} must be positive")
+    if problems:
+        raise ManifestError(f"manifest {manifest.name!r}: " + "; ".join(problems))
+
+
+def _digest(data: Any) -> str:
+    encoded = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    return hashlib.sha256(encoded).hexdigest()[:32]
+
+
+def catalog_signature(manifests: Mapping[str, Manifest]) -> str:
+    return _digest({name: manifest.signature for name, manifest in sorted(manifests.items())})

@@ -1,0 +1,182 @@
+"""Choosing how a turn gets its plan, simplest path first.
+
+1. **Deterministic rule** — closed operations such as undoing the latest turn.
+2. **Fast path** — the same request succeeded before: reuse its plan while every
+   executor signature it relied on is unchanged.
+3. **Autopath** — a confirmed, generalised plan for a similar request: slots
+   instead of personal values, matched by template, fully validated again.
+4. **New proposal** — request forms declared by executors (no model needed);
+   with a planning model configured, a model proposal for anything else.
+
+Plan caches are not shortcuts around the controls: whatever the path, the
+plan is validated and every step crosses the invocation boundary.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.utils import timezone
+
+from apps.core.tenancy import owned_rows
+from apps.runtime.executors import Catalog
+from apps.runtime.forms import AmbiguousRequest, compile_template, propose_from_forms
+from apps.runtime.models import PlanCache, Turn
+
+_UNDO = re.compile(
+    r"^\s*(?:please\s+)?(?:undo|revert|annulla|annullare|ripristina)\b(?:\s+(?:the|my|l'|l\u2019|il|la|lo|ultimo|ultima|last|latest|previous|turn|turno|action|azione|operazione|operation|request|richiesta))*\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
+# Values that look personal never go into a generalised (autopath) plan.
+_PERSONAL = re.compile(r"@|\d{5,}|https?://|\b[A-Z]{2}\d{2}[A-Z0-9]{10,}\b")
+
+
+@dataclass(frozen=True)
+class PathChoice:
+    path: str  # a Turn.Path value
+    plan: dict[str, Any] | None
+    reason: str
+    cache: PlanCache | None = None
+    slots: Mapping[str, Any] = field(default_factory=dict)
+
+
+def normalise_request(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKC", text).casefold()
+    return re.sub(r"\s+", " ", decomposed).strip(" .!?")
+
+
+def _signatures_hold(cache: PlanCache, catalog: Catalog) -> bool:
+    """A cached plan is reusable only while every executor it uses is unchanged."""
+    for name, signature in cache.executor_signatures.items():
+        manifest = catalog.manifest(name)
+        if manifest is None or manifest.signature != signature:
+            return False
+    return True
+
+
+def executor_signatures(plan: Mapping[str, Any], catalog: Catalog) -> dict[str, str]:
+    names = {str(step.get("tool")) for step in plan.get("steps", ())}
+    return {name: manifest.signature for name in sorted(names) if (manifest := catalog.manifest(name))}
+
+
+def choose_path(*, turn: Turn, catalog: Catalog) -> PathChoice:
+    request = turn.request_text
+    if _UNDO.match(request) and catalog.manifest("undo_last_turn") is not None:
+        return PathChoice("rule", {"steps": [{"tool": "undo_last_turn", "args": {}}]}, "deterministic rule: undo")
+
+    key = normalise_request(request)
+    caches = owned_rows(PlanCache, owner=turn.owner)
+    fast = caches.filter(kind=PlanCache.Kind.FAST_PATH, request_key=key).first()
+    if fast is not None:
+        if _signatures_hold(fast, catalog):
+            return PathChoice("fast_path", dict(fast.plan), "the same request succeeded before", cache=fast)
+        fast.delete()  # the operating world changed: back to ordinary planning
+
+    for cache in caches.filter(kind=PlanCache.Kind.AUTOPATH, confirmed=True).order_by("-uses", "-id")[:200]:
+        pattern = compile_template(cache.request_key, tuple((slot, "text") for slot in cache.slots))
+        match = pattern.fullmatch(request.strip().rstrip(".!?").strip() + " ")
+        if match is None:
+            continue
+        if not _signatures_hold(cache, catalog):
+            continue
+        slots = {name: value.strip() for name, value in match.groupdict().items() if value}
+        plan = _rebind(cache.plan, slots)
+        return PathChoice("autopath", plan, "a confirmed plan for a similar request", cache=cache, slots=slots)
+
+    try:
+        proposal = propose_from_forms(request, catalog)
+    except AmbiguousRequest as ambiguous:
+        return PathChoice("none", None, f"the request matches several capabilities differently ({ambiguous})")
+    if proposal is not None:
+        return PathChoice("proposal", proposal.plan, f"request form of {proposal.executor}", slots=proposal.slots)
+    return PathChoice("none", None, "no request form matches and no planning model is configured")
+
+
+def _rebind(value: Any, slots: Mapping[str, Any]) -> Any:
+    if isinstance(value, str):
+        for name, slot_value in slots.items():
+            value = value.replace("{" + name + "}", str(slot_value))
+        return value
+    if isinstance(value, list):
+        return [_rebind(item, slots) for item in value]
+    if isinstance(value, dict):
+        return {key: _rebind(item, slots) for key, item in value.items()}
+    return value
+
+
+def generalise(request: str, plan: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[str]] | None:
+    """Turn a successful plan into a template: request values become slots.
+
+    Returns None when the plan holds values that look personal and do not come
+    from the request (they would be replayed for someone else's request), or
+    when nothing in the plan comes from the request (nothing to generalise).
+    """
+    words = re.findall(r"[\w.\-]+", request)
+    candidates = sorted({word for word in words if len(word) >= 3}, key=len, reverse=True)
+    slots: dict[str, str] = {}
+
+    def replace(text: str) -> str:
+        for word in candidates:
+            if word in text and not word.isdigit():
+                name = slots.setdefault(word, f"slot{len(slots) + 1}")
+                text = text.replace(word, "{" + name + "}")
+        return text
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return replace(value)
+        if isinstance(value, list):
+            return [walk(item) for item in value]
+        if isinstance(value, dict):
+            return {key: walk(item) for key, item in value.items()}
+        return value
+
+    general_plan = walk(dict(plan))
+    if not slots:
+        return None
+    leftovers = re.findall(r'"([^"{}]*)"', str(general_plan).replace("'", '"'))
+    if any(_PERSONAL.search(text) for text in leftovers):
+        return None
+    template = request.strip().rstrip(".!?")
+    for word, name in sorted(slots.items(), key=lambda item: len(item[0]), reverse=True):
+        template = re.sub(rf"(?<![\w{{]){re.escape(word)}(?![\w}}])", "{" + name + "}", template, count=1)
+    template = re.sub(r"[\[\]()|]", " ", template)
+    return template, general_plan, sorted(slots.values())
+
+
+def plan_cache_store(*, turn: Turn, plan: Mapping[str, Any], catalog: Catalog, slots_used: Sequence[str] = ()) -> None:
+    """Remember a successful plan: a fast path always, an autopath when it generalises."""
+    signatures = executor_signatures(plan, catalog)
+    key = normalise_request(turn.request_text)
+    cache, created = PlanCache.objects.get_or_create(
+        owner_id=turn.owner_id,
+        kind=PlanCache.Kind.FAST_PATH,
+        request_key=key[:500],
+        defaults={"plan": dict(plan), "executor_signatures": signatures},
+    )
+    if not created:
+        cache.plan, cache.executor_signatures = dict(plan), signatures
+        cache.uses += 1
+        cache.last_used_at = timezone.now()
+        cache.save(update_fields=["plan", "executor_signatures", "uses", "last_used_at"])
+    general = generalise(turn.request_text, plan)
+    if general is None:
+        return
+    template, general_plan, slot_names = general
+    PlanCache.objects.update_or_create(
+        owner_id=turn.owner_id,
+        kind=PlanCache.Kind.AUTOPATH,
+        request_key=template[:500],
+        defaults={
+            "plan": general_plan,
+            "slots": slot_names,
+            "executor_signatures": signatures,
+            # A plan that ran to completion for its owner counts as confirmed.
+            "confirmed": True,
+            "last_used_at": timezone.now(),
+        },
+    )

@@ -1,0 +1,170 @@
+// A conversation page: send requests, follow turns live, answer confirmations.
+(function () {
+  "use strict";
+  var root = document.getElementById("conversation");
+  if (!root) { return; }
+  var conversationId = Number(root.dataset.conversationId);
+  var turnsBox = document.getElementById("turns");
+  var form = document.getElementById("request-form");
+  var errorBox = document.getElementById("request-error");
+  var status = document.getElementById("live-status");
+  var csrfToken = form.querySelector("input[name=csrfmiddlewaretoken]").value;
+  var retryDelay = 1000;
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+
+  function turnBox(turnId, requestText) {
+    var box = turnsBox.querySelector('[data-turn-id="' + turnId + '"]');
+    if (box) { return box; }
+    box = element("article", "turn");
+    box.dataset.turnId = String(turnId);
+    box.appendChild(element("p", "request", requestText || ""));
+    box.appendChild(element("p", "muted turn-status", "queued"));
+    box.appendChild(element("ol", "steps"));
+    box.appendChild(element("pre", "answer", ""));
+    turnsBox.appendChild(box);
+    return box;
+  }
+
+  function stepItem(box, index, tool) {
+    var list = box.querySelector(".steps");
+    var item = list.querySelector('[data-step="' + index + '"]');
+    if (!item) {
+      item = element("li");
+      item.dataset.step = String(index);
+      item.appendChild(element("span", "tool", tool));
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(element("span", "outcome", "running"));
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(element("span", "summary", ""));
+      list.appendChild(item);
+    }
+    return item;
+  }
+
+  function fileLink(file) {
+    var link = element("a", "file", file.path);
+    link.href = "/api/v1/files/?path=" + encodeURIComponent(file.path);
+    return link;
+  }
+
+  function decide(box, consentId, confirm) {
+    fetch("/api/v1/consents/" + consentId + "/decision/", {
+      method: "POST",
+      headers: {"Content-Type": "application/json", "X-CSRFToken": csrfToken},
+      body: JSON.stringify({confirm: confirm, conversation: conversationId})
+    }).then(function (response) {
+      return response.json().then(function (body) { return {ok: response.ok, body: body}; });
+    }).then(function (answer) {
+      var panel = box.querySelector(".consent");
+      if (panel) { panel.remove(); }
+      if (!answer.ok) {
+        box.querySelector(".answer").textContent = answer.body.error ? answer.body.error.message : "Refused.";
+      }
+    });
+  }
+
+  function consentPanel(box, consentId, proposal) {
+    var panel = box.querySelector(".consent") || element("div", "consent");
+    panel.textContent = "";
+    panel.dataset.consentId = String(consentId);
+    var title = element("p", "", "Confirm before: ");
+    title.appendChild(element("strong", "", proposal.action || ""));
+    panel.appendChild(title);
+    var details = element("dl");
+    Object.keys(proposal).forEach(function (key) {
+      details.appendChild(element("dt", "", key));
+      details.appendChild(element("dd", "", proposal[key]));
+    });
+    panel.appendChild(details);
+    ["Confirm", "Decline"].forEach(function (label) {
+      var button = element("button", label.toLowerCase(), label);
+      button.type = "button";
+      button.dataset.confirm = label === "Confirm" ? "true" : "false";
+      panel.appendChild(button);
+    });
+    box.insertBefore(panel, box.querySelector(".answer"));
+  }
+
+  turnsBox.addEventListener("click", function (event) {
+    var button = event.target.closest("button[data-confirm]");
+    if (!button) { return; }
+    var panel = button.closest(".consent");
+    decide(button.closest(".turn"), panel.dataset.consentId, button.dataset.confirm === "true");
+  });
+
+  function onEvent(event) {
+    if (!event.type || event.type.indexOf("turn.") !== 0 || event.conversation_id !== conversationId) { return; }
+    var box = turnBox(event.turn_id);
+    var statusLine = box.querySelector(".turn-status");
+    if (event.type === "turn.started") {
+      box.dataset.status = "running";
+      statusLine.textContent = "running";
+    } else if (event.type === "turn.step_started") {
+      stepItem(box, event.step, event.tool);
+    } else if (event.type === "turn.step_finished") {
+      var item = stepItem(box, event.step, event.tool);
+      item.dataset.outcome = event.outcome;
+      item.querySelector(".outcome").textContent = event.outcome;
+      item.querySelector(".summary").textContent = event.summary || "";
+      (event.files || []).forEach(function (file) { item.appendChild(fileLink(file)); });
+    } else if (event.type === "turn.confirmation_requested") {
+      box.dataset.status = "awaiting_confirmation";
+      statusLine.textContent = "waiting for your confirmation";
+      consentPanel(box, event.consent_id, event.proposal || {});
+    } else if (event.type === "turn.finished") {
+      box.dataset.status = event.status;
+      statusLine.textContent = event.status;
+      box.querySelector(".answer").textContent = event.answer || "";
+    }
+  }
+
+  function connect() {
+    var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+    var socket = new WebSocket(scheme + window.location.host + "/ws/events/");
+    socket.addEventListener("open", function () {
+      retryDelay = 1000;
+      status.dataset.state = "open";
+      status.textContent = "Live updates: connected";
+    });
+    socket.addEventListener("message", function (message) {
+      try { onEvent(JSON.parse(message.data)); } catch (error) { /* not an event of ours */ }
+    });
+    socket.addEventListener("close", function () {
+      status.dataset.state = "closed";
+      status.textContent = "Live updates: reconnecting…";
+      window.setTimeout(connect, retryDelay);
+      retryDelay = Math.min(retryDelay * 2, 30000);
+    });
+  }
+
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    var textarea = document.getElementById("request-text");
+    var text = textarea.value.trim();
+    if (!text) { return; }
+    errorBox.hidden = true;
+    fetch("/api/v1/turns/", {
+      method: "POST",
+      headers: {"Content-Type": "application/json", "X-CSRFToken": csrfToken},
+      body: JSON.stringify({text: text, conversation: conversationId})
+    }).then(function (response) {
+      return response.json().then(function (body) { return {ok: response.ok, body: body}; });
+    }).then(function (answer) {
+      if (!answer.ok) {
+        errorBox.hidden = false;
+        errorBox.textContent = answer.body.error ? answer.body.error.message : "The request was refused.";
+        return;
+      }
+      turnBox(answer.body.id, answer.body.request_text);
+      textarea.value = "";
+    });
+  });
+
+  connect();
+}());
