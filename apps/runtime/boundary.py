@@ -107,12 +107,20 @@ def invoke_step(
             turn=turn, step_index=index, plan_digest=turn.plan_digest, catalog_signature=catalog.signature
         )
         if approval is None:
-            shown_args = redact(dict(step.args), secrets)
+            # The executor knows best how to show its effect (the exact files,
+            # the recipient); otherwise a generic proposal from the arguments.
+            describe = getattr(executor, "consent_proposal", None)
+            if callable(describe):
+                proposal = redact(dict(describe(resolved.values)), secrets)
+            else:
+                proposal = _proposal(
+                    manifest.purpose, step.tool, redact(dict(step.args), secrets), manifest.consent.shows
+                )
             consent = consent_request_create(
                 turn=turn,
                 step_index=index,
                 tool=step.tool,
-                proposal=_proposal(manifest.purpose, step.tool, shown_args, manifest.consent.shows),
+                proposal=proposal,
                 plan_digest=turn.plan_digest,
                 catalog_signature=catalog.signature,
             )

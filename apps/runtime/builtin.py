@@ -8,6 +8,7 @@ from typing import Any
 
 from apps.runtime import file_executors, record_executors
 from apps.runtime.executors import register_combination_rule, register_executor
+from apps.runtime.file_changes import DeleteFilesExecutor
 from apps.runtime.plans import register_producer_rule
 from apps.runtime.request_forms import REQUEST_FORMS
 from apps.runtime.undo import UndoLastTurn
@@ -17,6 +18,7 @@ def register_builtin_executors() -> None:
     for executor in (
         *file_executors.builtin_executors(),
         *record_executors.builtin_executors(model_extractor=None),
+        DeleteFilesExecutor(),
         UndoLastTurn(),
     ):
         forms = REQUEST_FORMS.get(executor.manifest.name)
@@ -29,10 +31,18 @@ def register_builtin_executors() -> None:
     # An extractor needs document text: a reader goes between a finder and it.
     register_producer_rule("extract_entries", "text", "read_files")
     register_combination_rule("read_files", _read_files_inputs)
+    register_combination_rule("delete_files", _delete_files_inputs)
 
 
 def _read_files_inputs(args: Mapping[str, Any]) -> str | None:
     given = [name for name in ("from_step", "paths") if args.get(name) not in (None, [], ())]
     if len(given) != 1:
         return "read_files needs exactly one of from_step or paths"
+    return None
+
+
+def _delete_files_inputs(args: Mapping[str, Any]) -> str | None:
+    given = [name for name in ("from_step", "paths") if args.get(name) not in (None, [], ())]
+    if len(given) != 1:
+        return "delete_files needs exactly one of from_step or paths"
     return None

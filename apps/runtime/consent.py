@@ -85,7 +85,7 @@ def consent_decide(
     owner: Any,
     consent_id: Any,
     confirm: bool,
-    conversation_id: int | None,
+    conversation_id: int,
     current_catalog_signature: str,
 ) -> ConsentDecision:
     """Apply the user's decision; refuse anything not bound to this exact request.
@@ -101,47 +101,56 @@ def consent_decide(
         now = timezone.now()
         if consent.decision != ConsentRequest.Decision.PENDING:
             raise ConsentRefused("already_decided", "This confirmation was already answered.")
-        if conversation_id is not None and conversation_id != consent.conversation_id:
+        if conversation_id != consent.conversation_id:
             raise ConsentRefused("other_conversation", "This confirmation belongs to another conversation.")
         if now >= consent.expires_at:
             consent.decision = ConsentRequest.Decision.EXPIRED
             consent.decided_at = now
             consent.save(update_fields=["decision", "decided_at"])
-            raise ConsentRefused("expired", "This confirmation has expired; ask again.")
-        if turn.status != Turn.Status.AWAITING_CONFIRMATION:
-            raise ConsentRefused("turn_not_waiting", "The turn is no longer waiting for this confirmation.")
-        if turn.plan_digest != consent.plan_digest:
-            raise ConsentRefused("plan_changed", "The plan changed after this confirmation was asked.")
-        if current_catalog_signature != consent.catalog_signature:
-            raise ConsentRefused("catalog_changed", "Metnos's capabilities changed; ask again.")
-        consent.decided_at = now
-        if not confirm:
-            consent.decision = ConsentRequest.Decision.DECLINED
-            consent.save(update_fields=["decision", "decided_at"])
-            turn.status = Turn.Status.DECLINED
-            turn.answer = "You declined; nothing was done for that step."
-            turn.finished_at = now
-            turn.save(update_fields=["status", "answer", "finished_at"])
-            return ConsentDecision(consent=consent, resumed_turn=None)
-        resumed = Turn.objects.create(
-            owner_id=turn.owner_id,
-            conversation_id=turn.conversation_id,
-            request_text=turn.request_text,
-            status=Turn.Status.QUEUED,
-            path=turn.path,
-            plan=turn.plan,
-            plan_digest=turn.plan_digest,
-            catalog_signature=turn.catalog_signature,
-            resumed_from=turn,
-        )
-        consent.decision = ConsentRequest.Decision.CONFIRMED
-        consent.resumed_turn = resumed
-        consent.save(update_fields=["decision", "decided_at", "resumed_turn"])
-        turn.status = Turn.Status.HANDED_OFF
-        turn.answer = "Confirmed; the plan continues in the resumed turn."
+        else:
+            return _apply_decision(consent, turn, now=now, confirm=confirm, catalog=current_catalog_signature)
+    # Raised after the commit, so the expiry itself is recorded.
+    raise ConsentRefused("expired", "This confirmation has expired; ask again.")
+
+
+def _apply_decision(
+    consent: ConsentRequest, turn: Turn, *, now: dt.datetime, confirm: bool, catalog: str
+) -> ConsentDecision:
+    """Check the binding to the exact plan and catalog, then record the decision."""
+    if turn.status != Turn.Status.AWAITING_CONFIRMATION:
+        raise ConsentRefused("turn_not_waiting", "The turn is no longer waiting for this confirmation.")
+    if turn.plan_digest != consent.plan_digest:
+        raise ConsentRefused("plan_changed", "The plan changed after this confirmation was asked.")
+    if catalog != consent.catalog_signature:
+        raise ConsentRefused("catalog_changed", "Metnos's capabilities changed; ask again.")
+    consent.decided_at = now
+    if not confirm:
+        consent.decision = ConsentRequest.Decision.DECLINED
+        consent.save(update_fields=["decision", "decided_at"])
+        turn.status = Turn.Status.DECLINED
+        turn.answer = "You declined; nothing was done for that step."
         turn.finished_at = now
         turn.save(update_fields=["status", "answer", "finished_at"])
-        return ConsentDecision(consent=consent, resumed_turn=resumed)
+        return ConsentDecision(consent=consent, resumed_turn=None)
+    resumed = Turn.objects.create(
+        owner_id=turn.owner_id,
+        conversation_id=turn.conversation_id,
+        request_text=turn.request_text,
+        status=Turn.Status.QUEUED,
+        path=turn.path,
+        plan=turn.plan,
+        plan_digest=turn.plan_digest,
+        catalog_signature=turn.catalog_signature,
+        resumed_from=turn,
+    )
+    consent.decision = ConsentRequest.Decision.CONFIRMED
+    consent.resumed_turn = resumed
+    consent.save(update_fields=["decision", "decided_at", "resumed_turn"])
+    turn.status = Turn.Status.HANDED_OFF
+    turn.answer = "Confirmed; the plan continues in the resumed turn."
+    turn.finished_at = now
+    turn.save(update_fields=["status", "answer", "finished_at"])
+    return ConsentDecision(consent=consent, resumed_turn=resumed)
 
 
 def consent_approval_for_step(

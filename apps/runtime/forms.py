@@ -75,7 +75,9 @@ def _compile_fragment(template: str, kinds: Mapping[str, str]) -> str:
             inner = _compile_alternatives(template[index + 1 : end - 1], kinds)
             # Optional words take their following space with them, so they
             # only ever match whole words.
-            out.append(f"(?:(?:{inner})\\s+)?" if char == "[" else f"(?:{inner})")
+            # An elided article ("l'") joins the next word with no space.
+            separator = "\\s*" if inner.endswith("\\s*") else "\\s+"
+            out.append(f"(?:(?:{inner}){separator})?" if char == "[" else f"(?:{inner})")
             index = end
             continue
         if char == "{":
@@ -85,7 +87,7 @@ def _compile_fragment(template: str, kinds: Mapping[str, str]) -> str:
             index = end + 1
             continue
         if char == " ":
-            if not (out and out[-1].endswith("\\s+)?")):
+            if not (out and out[-1].endswith(("\\s+)?", "\\s*)?"))):
                 out.append(r"\s+")
             index += 1
             continue

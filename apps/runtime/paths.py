@@ -28,7 +28,7 @@ from apps.runtime.forms import AmbiguousRequest, compile_template, propose_from_
 from apps.runtime.models import PlanCache, Turn
 
 _UNDO = re.compile(
-    r"^\s*(?:please\s+)?(?:undo|revert|annulla|annullare|ripristina)\b(?:\s+(?:the|my|l'|l\u2019|il|la|lo|ultimo|ultima|last|latest|previous|turn|turno|action|azione|operazione|operation|request|richiesta))*\s*[.!]?\s*$",
+    r"^\s*(?:please\s+)?(?:undo|revert|annulla|annullare|ripristina)\b(?:\s*(?:the|my|l'|l\u2019|il|la|lo|ultimo|ultima|last|latest|previous|turn|turno|action|azione|operazione|operation|request|richiesta))*\s*[.!]?\s*$",
     re.IGNORECASE,
 )
 # Values that look personal never go into a generalised (autopath) plan.

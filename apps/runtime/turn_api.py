@@ -96,7 +96,8 @@ class TurnViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, OwnedModelVi
 
 class ConsentDecisionSerializer(serializers.Serializer[Any]):
     confirm = serializers.BooleanField()
-    conversation = serializers.IntegerField(required=False, min_value=1)
+    # The answer names its conversation: a reply from elsewhere resumes nothing.
+    conversation = serializers.IntegerField(min_value=1)
 
 
 class ConsentViewSet(OwnedModelViewSet[ConsentRequest]):
@@ -118,7 +119,7 @@ class ConsentViewSet(OwnedModelViewSet[ConsentRequest]):
                 owner=request_user(request),
                 consent_id=consent.pk,
                 confirm=payload.validated_data["confirm"],
-                conversation_id=payload.validated_data.get("conversation"),
+                conversation_id=payload.validated_data["conversation"],
                 current_catalog_signature=build_catalog().signature,
             )
         except ConsentRefused as refused:

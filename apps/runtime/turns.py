@@ -190,7 +190,8 @@ def _skip_rest(turn: Turn, plan: Plan, first: int) -> None:
 
 
 def _stopped_status(results: Mapping[int, StepResult]) -> str:
-    useful = any(result.outcome in ("success", "partial") for result in results.values())
+    """A plan that stopped early is partial if some step did its work (even finding nothing), else failed."""
+    useful = any(result.outcome in ("success", "partial", "empty") for result in results.values())
     return Turn.Status.PARTIAL if useful else Turn.Status.FAILED
 
 

@@ -1,0 +1,184 @@
+"""Turns end to end through the conductor: paths, outcomes, plan reuse, undo."""
+
+from __future__ import annotations
+
+import dataclasses
+from decimal import Decimal
+from pathlib import Path
+
+import openpyxl
+import pytest
+
+from apps.accounts.models import User
+from apps.runtime.executors import build_catalog, registered_executors
+from apps.runtime.models import PlanCache, StepRecord, TraceEvent, Turn
+from apps.runtime.turns import TurnRejected, turn_conduct, turn_submit
+from tests.runtime.conftest import QUOTES_REQUEST, owner_folder
+
+pytestmark = pytest.mark.django_db
+
+
+def ask(owner: User, text: str, **kwargs: object) -> Turn:
+    turn = turn_submit(owner=owner, text=text, enqueue=False)
+    return turn_conduct(turn=turn, **kwargs)  # type: ignore[arg-type]
+
+
+def _prices(path: Path) -> dict[str, Decimal]:
+    sheet = openpyxl.load_workbook(path).active
+    assert sheet is not None
+    rows = list(sheet.iter_rows(values_only=True))
+    header = list(rows[0])
+    supplier, price = header.index("supplier"), header.index("price")
+    return {str(row[supplier]): Decimal(str(row[price])) for row in rows[1:]}
+
+
+def test_spec_quotes_request_runs_with_no_model(owner: User, purchasing: Path) -> None:
+    turn = ask(owner, QUOTES_REQUEST)
+
+    assert turn.status == Turn.Status.COMPLETED, turn.answer
+    assert turn.path == Turn.Path.PROPOSAL
+    tools = [step.tool for step in StepRecord.objects.filter(turn=turn).order_by("index")]
+    assert tools == ["find_files", "read_files", "extract_entries", "create_files_spreadsheet"]
+    prices = _prices(purchasing / "summary.xlsx")
+    assert len(prices) == 3
+    assert all(price > 0 for price in prices.values())
+    kinds = list(TraceEvent.objects.filter(turn=turn).values_list("kind", flat=True))
+    assert kinds[0] == "path.chosen" and "plan.accepted" in kinds and kinds[-1] == "turn.finished"
+
+
+def test_same_request_again_takes_the_fast_path_and_never_overwrites(owner: User, purchasing: Path) -> None:
+    ask(owner, QUOTES_REQUEST)
+    again = ask(owner, QUOTES_REQUEST)
+    assert again.path == Turn.Path.FAST_PATH
+    assert again.status == Turn.Status.COMPLETED, again.answer
+    assert (purchasing / "summary (2).xlsx").exists()
+    assert (purchasing / "summary.xlsx").exists()
+
+
+def test_changed_executor_signature_invalidates_the_fast_path(owner: User, purchasing: Path) -> None:
+    ask(owner, QUOTES_REQUEST)
+    executors = dict(registered_executors())
+    reader = executors["read_files"]
+
+    class ChangedReader:
+        manifest = dataclasses.replace(reader.manifest, version="2")
+
+        def run(self, context, args):
+            return reader.run(context, args)
+
+    executors["read_files"] = ChangedReader()
+    turn = ask(owner, QUOTES_REQUEST, catalog=build_catalog(executors))
+    assert turn.path == Turn.Path.PROPOSAL
+    assert not PlanCache.objects.filter(
+        owner=owner, kind="fast_path", executor_signatures__read_files=reader.manifest.signature
+    ).exists()
+
+
+def test_similar_request_reuses_the_generalised_plan(owner: User, purchasing: Path, files_root: Path) -> None:
+    ask(owner, QUOTES_REQUEST)
+    offers = owner_folder(files_root, owner, "Offers")
+    for quote in purchasing.glob("quote*.pdf"):
+        (offers / quote.name).write_bytes(quote.read_bytes())
+    turn = ask(owner, QUOTES_REQUEST.replace("Purchasing", "Offers"))
+    assert turn.path == Turn.Path.AUTOPATH
+    assert turn.status == Turn.Status.COMPLETED, turn.answer
+    assert (offers / "summary.xlsx").exists()
+
+
+def test_plan_caches_belong_to_their_owner(owner: User, second_user: User, purchasing: Path) -> None:
+    ask(owner, QUOTES_REQUEST)
+    other = ask(second_user, QUOTES_REQUEST)
+    assert other.path == Turn.Path.PROPOSAL  # not the owner's fast path
+    assert other.status == Turn.Status.FAILED  # the second user has no Purchasing folder
+    assert "does not exist" in other.answer or "not" in other.answer
+
+
+def test_missing_folder_fails_and_later_steps_are_skipped(owner: User, files_root: Path) -> None:
+    turn = ask(owner, QUOTES_REQUEST)
+    assert turn.status == Turn.Status.FAILED
+    outcomes = list(StepRecord.objects.filter(turn=turn).order_by("index").values_list("outcome", flat=True))
+    assert outcomes == ["failed", "skipped", "skipped", "skipped"]
+    assert not PlanCache.objects.filter(owner=owner).exists()
+
+
+def test_empty_producer_never_feeds_an_older_result(owner: User, files_root: Path) -> None:
+    owner_folder(files_root, owner, "Purchasing")  # exists, but holds nothing
+    turn = ask(owner, QUOTES_REQUEST)
+    outcomes = list(StepRecord.objects.filter(turn=turn).order_by("index").values_list("outcome", flat=True))
+    assert outcomes == ["empty", "skipped", "skipped", "skipped"]
+    assert turn.status == Turn.Status.PARTIAL
+    assert not list(files_root.rglob("*.xlsx"))
+
+
+def test_partial_work_stays_visible_when_a_later_step_fails(owner: User, purchasing: Path) -> None:
+    (purchasing / "summary.xlsx").write_bytes(b"mine")
+    plan = {
+        "steps": [
+            {"tool": "find_files", "args": {"base_path": "~/Purchasing", "pattern": "*.pdf"}},
+            {"tool": "read_files", "args": {"from_step": 1}},
+            {"tool": "extract_entries", "args": {"from_step": 2, "fields": ["supplier", "price"]}},
+            {"tool": "create_files_spreadsheet", "args": {"from_step": 3, "path": "~/Purchasing/summary.xlsx"}},
+        ]
+    }
+    turn = turn_conduct(turn=turn_submit(owner=owner, text="", plan=plan, enqueue=False))
+    assert turn.status == Turn.Status.PARTIAL
+    records = StepRecord.objects.filter(turn=turn).order_by("index")
+    assert [record.outcome for record in records] == ["success", "success", "success", "failed"]
+    assert records[3].error_code == "already_exists"
+    assert (purchasing / "summary.xlsx").read_bytes() == b"mine"
+    assert "already exists" in turn.answer
+
+
+def test_undo_removes_the_file_the_last_turn_created(owner: User, purchasing: Path) -> None:
+    ask(owner, QUOTES_REQUEST)
+    undo = ask(owner, "undo the last turn")
+    assert undo.path == Turn.Path.RULE
+    assert undo.status == Turn.Status.COMPLETED, undo.answer
+    assert not (purchasing / "summary.xlsx").exists()
+    assert (purchasing / "quote1.pdf").exists()
+    second = ask(owner, "annulla l'ultima operazione")
+    assert second.status == Turn.Status.COMPLETED, second.answer  # nothing left: said, not faked
+    assert "no earlier turn" in second.answer.casefold()
+
+
+def test_undo_leaves_a_changed_file_in_place(owner: User, purchasing: Path) -> None:
+    ask(owner, QUOTES_REQUEST)
+    (purchasing / "summary.xlsx").write_bytes(b"edited by the user")
+    undo = ask(owner, "undo the last turn")
+    assert undo.status == Turn.Status.FAILED
+    assert "changed since" in undo.answer
+    assert (purchasing / "summary.xlsx").read_bytes() == b"edited by the user"
+
+
+def test_request_no_capability_understands_is_refused_plainly(owner: User) -> None:
+    turn = ask(owner, "book me a flight to Lisbon")
+    assert turn.status == Turn.Status.FAILED
+    assert turn.path == Turn.Path.NONE
+    assert "could not make a plan" in turn.answer
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        {"steps": [{"tool": "launch_rockets", "args": {}}]},
+        {
+            "steps": [
+                {"tool": "read_files", "args": {"from_step": 2}},
+                {"tool": "find_files", "args": {"base_path": "~"}},
+            ]
+        },
+        {"steps": [{"tool": "find_files", "args": {"base_path": 7}}]},
+        {"steps": []},
+    ],
+)
+def test_invalid_plans_are_refused_before_anything_runs(owner: User, plan: dict[str, object]) -> None:
+    turn = turn_conduct(turn=turn_submit(owner=owner, text="", plan=plan, enqueue=False))
+    assert turn.status == Turn.Status.FAILED
+    assert "not valid" in turn.answer
+    assert not StepRecord.objects.filter(turn=turn).exists()
+
+
+@pytest.mark.parametrize("text", ["", "   ", "x" * 4001])
+def test_bad_requests_are_rejected_with_a_clear_error(owner: User, text: str) -> None:
+    with pytest.raises(TurnRejected):
+        turn_submit(owner=owner, text=text, enqueue=False)
