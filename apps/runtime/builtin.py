@@ -9,6 +9,7 @@ from typing import Any
 from apps.runtime import file_executors, record_executors
 from apps.runtime.executors import register_combination_rule, register_executor
 from apps.runtime.file_changes import DeleteFilesExecutor
+from apps.runtime.model_extraction import configured_model_extractor
 from apps.runtime.plans import register_producer_rule
 from apps.runtime.request_forms import REQUEST_FORMS
 from apps.runtime.undo import UndoLastTurn
@@ -17,7 +18,8 @@ from apps.runtime.undo import UndoLastTurn
 def register_builtin_executors() -> None:
     for executor in (
         *file_executors.builtin_executors(),
-        *record_executors.builtin_executors(model_extractor=None),
+        # The extraction tier, or None: extraction is then deterministic only.
+        *record_executors.builtin_executors(model_extractor=configured_model_extractor()),
         DeleteFilesExecutor(),
         UndoLastTurn(),
     ):

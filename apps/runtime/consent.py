@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from apps.core.tenancy import get_owned_or_404, owned_rows
 from apps.runtime.models import ConsentRequest, Turn
+from apps.runtime.trace import trace_record, turn_publish
 
 CONSENT_LIFETIME = dt.timedelta(minutes=30)
 
@@ -131,6 +132,8 @@ def _apply_decision(
         turn.answer = "You declined; nothing was done for that step."
         turn.finished_at = now
         turn.save(update_fields=["status", "answer", "finished_at"])
+        trace_record(turn, "consent.declined", {"step": consent.step_index})
+        turn_publish(turn, {"type": "turn.finished", "status": turn.status, "answer": turn.answer})
         return ConsentDecision(consent=consent, resumed_turn=None)
     resumed = Turn.objects.create(
         owner_id=turn.owner_id,
@@ -150,6 +153,8 @@ def _apply_decision(
     turn.answer = "Confirmed; the plan continues in the resumed turn."
     turn.finished_at = now
     turn.save(update_fields=["status", "answer", "finished_at"])
+    trace_record(turn, "consent.confirmed", {"step": consent.step_index, "resumed_turn": resumed.pk})
+    turn_publish(turn, {"type": "turn.finished", "status": turn.status, "answer": turn.answer})
     return ConsentDecision(consent=consent, resumed_turn=resumed)
 
 

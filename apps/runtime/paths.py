@@ -25,7 +25,9 @@ from django.utils import timezone
 from apps.core.tenancy import owned_rows
 from apps.runtime.executors import Catalog
 from apps.runtime.forms import AmbiguousRequest, compile_template, propose_from_forms
+from apps.runtime.model_client import ModelUsage
 from apps.runtime.models import PlanCache, Turn
+from apps.runtime.planner import planning_tier, propose_with_model
 
 _UNDO = re.compile(
     r"^\s*(?:please\s+)?(?:undo|revert|annulla|annullare|ripristina)\b(?:\s*(?:the|my|l'|l\u2019|il|la|lo|ultimo|ultima|last|latest|previous|turn|turno|action|azione|operazione|operation|request|richiesta))*\s*[.!]?\s*$",
@@ -42,6 +44,11 @@ class PathChoice:
     reason: str
     cache: PlanCache | None = None
     slots: Mapping[str, Any] = field(default_factory=dict)
+    # Set when the planning model was asked: its refusal (a sentence for the
+    # user), the requests it sent and why replies were refused (codes only).
+    refusal: str | None = None
+    model_requests: int = 0
+    error_codes: tuple[str, ...] = ()
 
 
 def normalise_request(text: str) -> str:
@@ -63,7 +70,9 @@ def executor_signatures(plan: Mapping[str, Any], catalog: Catalog) -> dict[str, 
     return {name: manifest.signature for name in sorted(names) if (manifest := catalog.manifest(name))}
 
 
-def choose_path(*, turn: Turn, catalog: Catalog) -> PathChoice:
+def choose_path(
+    *, turn: Turn, catalog: Catalog, usage: ModelUsage | None = None, deadline: float | None = None
+) -> PathChoice:
     request = turn.request_text
     if _UNDO.match(request) and catalog.manifest("undo_last_turn") is not None:
         return PathChoice("rule", {"steps": [{"tool": "undo_last_turn", "args": {}}]}, "deterministic rule: undo")
@@ -93,7 +102,35 @@ def choose_path(*, turn: Turn, catalog: Catalog) -> PathChoice:
         return PathChoice("none", None, f"the request matches several capabilities differently ({ambiguous})")
     if proposal is not None:
         return PathChoice("proposal", proposal.plan, f"request form of {proposal.executor}", slots=proposal.slots)
-    return PathChoice("none", None, "no request form matches and no planning model is configured")
+
+    model_tier = planning_tier()
+    if model_tier is None:
+        return PathChoice("none", None, "no request form matches and no planning model is configured")
+    # Fully validated inside; the caller validates again, applies the guards
+    # and sends every step through the invocation boundary.
+    model = propose_with_model(
+        request=request,
+        catalog=catalog,
+        tier=model_tier,
+        usage=usage if usage is not None else ModelUsage(),
+        deadline=deadline,
+    )
+    if model.plan is None:
+        return PathChoice(
+            "none",
+            None,
+            "the planning model gave no valid plan",
+            refusal=model.refusal,
+            model_requests=model.requests_made,
+            error_codes=model.error_codes,
+        )
+    return PathChoice(
+        "proposal",
+        model.plan.as_json(),
+        "model proposal",
+        model_requests=model.requests_made,
+        error_codes=model.error_codes,
+    )
 
 
 def _rebind(value: Any, slots: Mapping[str, Any]) -> Any:

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from apps.runtime.boundary import invoke_step, result_from_json
 from apps.runtime.executors import Catalog, StepResult, build_catalog, combination_rules
+from apps.runtime.model_client import ModelUsage
 from apps.runtime.models import Conversation, StepRecord, Turn
 from apps.runtime.paths import choose_path, plan_cache_store
 from apps.runtime.plans import Plan, PlanInvalid, apply_guards, validate_plan
@@ -117,11 +118,22 @@ def turn_conduct(*, turn: Turn, catalog: Catalog | None = None) -> Turn:
     if turn.resumed_from_id is not None and turn.catalog_signature != catalog.signature:
         return _finish(turn, Turn.Status.FAILED, "Metnos's capabilities changed since you confirmed; ask again.")
     if raw_plan is None:
-        choice = choose_path(turn=turn, catalog=catalog)
+        usage = ModelUsage()
+        choice = choose_path(turn=turn, catalog=catalog, usage=usage)
         turn.path = choice.path
-        trace_record(turn, "path.chosen", {"path": choice.path, "reason": choice.reason})
+        if usage.requests():
+            # Counted even when no plan came of them: a request sent stays counted.
+            turn.cloud_requests += usage.cloud_requests
+            turn.save(update_fields=["cloud_requests"])
+        trace_record(
+            turn,
+            "path.chosen",
+            {"path": choice.path, "reason": choice.reason, "model_requests": choice.model_requests,
+             "error_codes": list(choice.error_codes)},
+        )  # fmt: skip
         if choice.plan is None:
-            return _finish(turn, Turn.Status.FAILED, f"I could not make a plan for this request: {choice.reason}.")
+            answer = choice.refusal or f"I could not make a plan for this request: {choice.reason}."
+            return _finish(turn, Turn.Status.FAILED, answer)
         raw_plan = choice.plan
     else:
         trace_record(turn, "path.chosen", {"path": turn.path, "reason": "plan given"})
