@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -7,7 +9,22 @@ class RuntimeConfig(AppConfig):
     verbose_name = "Runtime"
 
     def ready(self) -> None:
+        from celery.signals import worker_ready
+
         from apps.runtime import cli  # noqa: F401 - registers `metnos` subcommands
         from apps.runtime.builtin import register_builtin_executors
 
         register_builtin_executors()
+        # A worker that starts ends the turns that died with a previous worker.
+        worker_ready.connect(_reconcile_interrupted_turns, weak=False, dispatch_uid="metnos.reconcile_turns")
+
+
+def _reconcile_interrupted_turns(**kwargs: Any) -> None:
+    import datetime as dt
+
+    from django.conf import settings
+
+    from apps.runtime.turns import turns_reconcile_interrupted
+
+    # A turn running longer than a task may run belongs to a worker that died.
+    turns_reconcile_interrupted(running_longer_than=dt.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT * 2))

@@ -84,3 +84,12 @@ def plan(options: argparse.Namespace, write: Callable[[str], Any]) -> int:
     if not isinstance(raw, dict):
         raise CommandError("the plan file must hold a JSON object with a 'steps' list")
     return _conduct(_user(options.user), f"plan from {options.plan_file.name}", raw, write)
+
+
+@register_subcommand("reconcile", help="End turns whose process died (interrupted, never success).")
+def reconcile(options: argparse.Namespace, write: Callable[[str], Any]) -> int:
+    from apps.runtime.turns import turns_reconcile_interrupted
+
+    ended = turns_reconcile_interrupted()
+    write(json.dumps({"interrupted_turns": [turn.pk for turn in ended]}))
+    return 0

@@ -62,6 +62,9 @@ class Turn(OwnedModel):
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="resumptions"
     )
     cloud_requests = models.PositiveIntegerField(default=0)
+    # "host:pid" of the process conducting the turn, so a turn whose process
+    # died is found and ended truthfully (see turns_reconcile_interrupted).
+    conducted_by = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

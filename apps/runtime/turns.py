@@ -8,7 +8,10 @@ awaiting confirmation — never a success it did not observe.
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
+import os
+import socket
 from collections.abc import Mapping
 from typing import Any
 
@@ -111,7 +114,8 @@ def turn_conduct(*, turn: Turn, catalog: Catalog | None = None) -> Turn:
     catalog = catalog or build_catalog()
     turn.status = Turn.Status.RUNNING
     turn.started_at = timezone.now()
-    turn.save(update_fields=["status", "started_at"])
+    turn.conducted_by = conductor_identity()
+    turn.save(update_fields=["status", "started_at", "conducted_by"])
     turn_publish(turn, {"type": "turn.started", "path": turn.path})
 
     raw_plan: Any = turn.plan
@@ -222,3 +226,57 @@ def _answer(plan: Plan, results: Mapping[int, StepResult], stop_reason: str = ""
     if stop_reason:
         lines.append(f"Stopped: {stop_reason}")
     return "\n".join(lines)
+
+
+def conductor_identity() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # it exists, owned by someone else
+    return True
+
+
+INTERRUPTED_MESSAGE = "The process running this step stopped; whether it took effect is unknown."
+
+
+def turns_reconcile_interrupted(*, running_longer_than: dt.timedelta | None = None) -> list[Turn]:
+    """End turns whose conducting process died, truthfully: interrupted, never success.
+
+    A turn conducted on this host by a process that no longer exists is
+    interrupted; with ``running_longer_than``, so is any turn running longer
+    than that (a worker on another host that died). Steps already finished stay
+    as they were; the step that was running is marked failed with an unknown
+    effect (it may have changed state, so it is not repeated); later steps are
+    skipped.
+    """
+    host = socket.gethostname()
+    ended: list[Turn] = []
+    for turn in Turn.objects.filter(status=Turn.Status.RUNNING).select_related("conversation"):
+        conductor_host, _, pid_text = turn.conducted_by.rpartition(":")
+        dead = conductor_host == host and pid_text.isdigit() and not _process_alive(int(pid_text))
+        stale = bool(running_longer_than and turn.started_at and timezone.now() - turn.started_at > running_longer_than)
+        if not (dead or stale):
+            continue
+        with transaction.atomic():
+            locked = Turn.objects.select_for_update().get(pk=turn.pk)
+            if locked.status != Turn.Status.RUNNING:
+                continue
+            StepRecord.objects.filter(turn=locked, outcome=StepRecord.Outcome.RUNNING).update(
+                outcome=StepRecord.Outcome.FAILED,
+                error_class="unknown",
+                error_code="interrupted",
+                error_message=INTERRUPTED_MESSAGE,
+                finished_at=timezone.now(),
+            )
+            done = StepRecord.objects.filter(turn=locked).order_by("index")
+            lines = [f"{record.index}. {record.tool}: {record.summary or record.outcome}" for record in done]
+            locked.path = locked.path or Turn.Path.NONE
+            _finish(locked, Turn.Status.INTERRUPTED, "\n".join([*lines, f"Stopped: {INTERRUPTED_MESSAGE}"]))
+            ended.append(locked)
+    return ended

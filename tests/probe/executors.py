@@ -1,0 +1,29 @@
+"""A test-only executor that blocks inside a step, to kill its process mid-turn."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from apps.runtime.executors import ExecutionContext, StepResult
+from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
+
+BLOCK_SECONDS = 120
+
+PROBE_WAIT_MANIFEST = Manifest(
+    name="probe_wait",
+    purpose="Test only: mark that the step started, then block.",
+    args={"marker": ArgSpec(type="string", required=True)},
+    result=ResultShape(kind="none"),
+)
+
+
+class ProbeWait:
+    manifest = PROBE_WAIT_MANIFEST
+
+    def run(self, context: ExecutionContext, args: Mapping[str, Any]) -> StepResult:
+        Path(args["marker"]).write_text("started", encoding="utf-8")
+        time.sleep(BLOCK_SECONDS)
+        return StepResult(outcome="success", summary="probe finished (the test should have killed it)")
