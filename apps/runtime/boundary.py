@@ -53,7 +53,7 @@ class BoundaryOutcome:
 
 def executor_admitted(owner: Any, name: str) -> bool:
     """Whether ``owner`` may use executor ``name`` (operators can disable executors)."""
-    disabled = set(getattr(settings, "METNOS_DISABLED_EXECUTORS", ()))
+    disabled = set(settings.METNOS_DISABLED_EXECUTORS)
     return bool(owner.is_active) and name not in disabled
 
 

@@ -257,6 +257,11 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
+# --- Runtime -----------------------------------------------------------------
+# Executors operators have switched off; plans naming them are refused at the
+# invocation boundary.
+METNOS_DISABLED_EXECUTORS = env_list("METNOS_DISABLED_EXECUTORS")
+
 # --- Browser -----------------------------------------------------------------
 METNOS_BROWSER_EXECUTABLE = env_str("METNOS_BROWSER_EXECUTABLE")
 METNOS_SITES_ALLOW_PRIVATE = env_networks("METNOS_SITES_ALLOW_PRIVATE")
