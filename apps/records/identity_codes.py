@@ -253,8 +253,33 @@ def _number_or_date(norm: str, letters: list[str]) -> Comparable | None:
     return parse_amount(norm)
 
 
+# Shortcuts for the two commonest shapes of cell, each read exactly as the
+# general path below reads it (a property test holds them to that): a single
+# ASCII token of letters, digits and "-", "/" or "_" separators, with a digit,
+# five characters or more and a first letter run that is no month, unit or
+# period word ("INV-2026-000123", "2026F0000123") is one code; a plain amount
+# with a decimal comma ("1.234,56 €", "-12,50") is its value.
+_PLAIN_CODE = re.compile(r"[0-9]*([A-Za-z]+)[A-Za-z0-9]*(?:[-/_][A-Za-z0-9]+)*")
+_PLAIN_AMOUNT = re.compile(r"(-?)(?:€ ?)?(0|[1-9][0-9]{0,2}(?:\.[0-9]{3})+|[1-9][0-9]*),([0-9]{1,2})(?: ?€)?")
+_ASCII_DIGITS = frozenset("0123456789")
+
+
 def analyse_text(text: str) -> tuple[Comparable | None, tuple[Code, ...]]:
     """``(comparable(text), codes_in(text))`` in one pass: the two readings every text cell needs."""
+    if len(text) >= 2 * MIN_CODE_CHARACTERS - 1 and text.isascii() and not _ASCII_DIGITS.isdisjoint(text):
+        plain = _PLAIN_CODE.fullmatch(text)
+        if plain is not None and plain[1].lower() not in _SHAPE_WORDS:
+            folded = text.lower()
+            return folded, ((folded, text),)
+    amount = _PLAIN_AMOUNT.fullmatch(text)
+    if amount is not None:
+        sign, integer, fraction = amount.groups()
+        value = Decimal(f"{integer.replace('.', '')}.{fraction}")
+        return (-value if sign else value), ()
+    return _analyse_in_full(text)
+
+
+def _analyse_in_full(text: str) -> tuple[Comparable | None, tuple[Code, ...]]:
     hyphenated = _dashes_read_as_hyphens(text)
     norm = " ".join(hyphenated.split()).casefold()
     if not norm:

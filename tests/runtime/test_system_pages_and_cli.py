@@ -1,4 +1,4 @@
-"""System › Capabilities and Models, and the operator CLI."""
+"""System > Capabilities and Models, and the operator CLI."""
 
 from __future__ import annotations
 
