@@ -13,6 +13,7 @@ import socket
 import threading
 from dataclasses import dataclass
 
+from celery import signals
 from django.conf import settings
 
 from metnos_site.celery import ALL_QUEUES
@@ -48,6 +49,13 @@ _lock = threading.Lock()
 _worker: EmbeddedWorker | None = None
 
 
+def _on_ready(consumer: object, ready: threading.Event) -> None:
+    ready.set()
+    # The same signal a `celery worker` process sends, so apps react to the
+    # embedded worker starting exactly as to a separate one.
+    signals.worker_ready.send(sender=consumer)
+
+
 def embedded_worker() -> EmbeddedWorker | None:
     return _worker
 
@@ -74,7 +82,7 @@ def start_embedded_worker(*, concurrency: int | None = None) -> EmbeddedWorker:
             without_mingle=True,
             without_gossip=True,
             loglevel="WARNING",
-            ready_callback=lambda consumer: ready.set(),
+            ready_callback=lambda consumer: _on_ready(consumer, ready),
         )
         thread = threading.Thread(target=controller.start, name="metnos-embedded-worker", daemon=True)
         thread.start()

@@ -40,6 +40,7 @@ class TurnEvent(TypedDict, total=False):
     ]
     turn_id: int
     conversation_id: int
+    request: str
     path: str
     step: int
     tool: str

@@ -20,11 +20,6 @@ class RuntimeConfig(AppConfig):
 
 
 def _reconcile_interrupted_turns(**kwargs: Any) -> None:
-    import datetime as dt
+    from apps.runtime.turns import turns_recover_on_worker_start
 
-    from django.conf import settings
-
-    from apps.runtime.turns import turns_reconcile_interrupted
-
-    # A turn running longer than a task may run belongs to a worker that died.
-    turns_reconcile_interrupted(running_longer_than=dt.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT * 2))
+    turns_recover_on_worker_start()

@@ -34,6 +34,7 @@ from apps.runtime.executors import (
     StepResult,
     combination_rules,
 )
+from apps.runtime.model_client import withheld_from_models
 from apps.runtime.models import ConsentRequest, StepRecord, Turn
 from apps.runtime.plans import ArgumentsInvalid, MissingInput, Plan, resolve_step_args
 from apps.runtime.trace import preview, redact, trace_record, turn_publish
@@ -151,7 +152,9 @@ def invoke_step(
         consent_consume(consent=approval)
     started = time.monotonic()
     try:
-        result = executor.run(context, resolved.values)
+        # Secrets the turn resolved never reach a model, whatever the executor asks.
+        with withheld_from_models(secrets):
+            result = executor.run(context, resolved.values)
     except Exception as error:  # noqa: BLE001 - an executor failure is an outcome, not a crash
         logger.warning("executor %s raised %s", step.tool, type(error).__name__)
         result = StepResult(

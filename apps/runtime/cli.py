@@ -15,7 +15,7 @@ from typing import Any
 from django.core.management.base import CommandError
 
 from apps.core.cli import register_subcommand
-from apps.runtime.executors import build_catalog
+from apps.runtime.catalog import current_catalog
 from apps.runtime.models import Turn
 
 EXIT_CODES: dict[str, int] = {
@@ -35,7 +35,7 @@ def _user(username: str) -> Any:
     try:
         return User.objects.get(username=username, is_active=True)
     except User.DoesNotExist:
-        raise CommandError(f"no active user {username!r}") from None
+        raise CommandError(f"no active user {username!r}", returncode=2) from None
 
 
 def _conduct(owner: Any, text: str, plan: dict[str, Any] | None, write: Callable[[str], Any]) -> int:
@@ -45,7 +45,7 @@ def _conduct(owner: Any, text: str, plan: dict[str, Any] | None, write: Callable
     try:
         turn = turn_submit(owner=owner, text=text, plan=plan, enqueue=False)
     except TurnRejected as rejected:
-        raise CommandError(str(rejected)) from None
+        raise CommandError(str(rejected), returncode=2) from None
     with observe_turn_events(lambda event: write(json.dumps(event, default=str, ensure_ascii=False))):
         turn = turn_conduct(turn=turn)
     write(json.dumps({"turn": turn.pk, "status": turn.status, "path": turn.path, "answer": turn.answer}))
@@ -54,7 +54,7 @@ def _conduct(owner: Any, text: str, plan: dict[str, Any] | None, write: Callable
 
 @register_subcommand("catalog", help="Print the catalog of installed executors as JSON.")
 def catalog(options: argparse.Namespace, write: Callable[[str], Any]) -> int:
-    write(json.dumps(build_catalog().as_json(), indent=2, ensure_ascii=False))
+    write(json.dumps(current_catalog().as_json(), indent=2, ensure_ascii=False))
     return 0
 
 
@@ -80,9 +80,9 @@ def plan(options: argparse.Namespace, write: Callable[[str], Any]) -> int:
     try:
         raw = json.loads(options.plan_file.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise CommandError(f"cannot read the plan file ({type(error).__name__})") from None
+        raise CommandError(f"cannot read the plan file ({type(error).__name__})", returncode=2) from None
     if not isinstance(raw, dict):
-        raise CommandError("the plan file must hold a JSON object with a 'steps' list")
+        raise CommandError("the plan file must hold a JSON object with a 'steps' list", returncode=2)
     return _conduct(_user(options.user), f"plan from {options.plan_file.name}", raw, write)
 
 

@@ -108,6 +108,12 @@ def consent_decide(
             consent.decision = ConsentRequest.Decision.EXPIRED
             consent.decided_at = now
             consent.save(update_fields=["decision", "decided_at"])
+            if turn.status == Turn.Status.AWAITING_CONFIRMATION:
+                turn.status = Turn.Status.DECLINED
+                turn.answer = "The confirmation expired unanswered; nothing was done for that step."
+                turn.finished_at = now
+                turn.save(update_fields=["status", "answer", "finished_at"])
+                turn_publish(turn, {"type": "turn.finished", "status": turn.status, "answer": turn.answer})
         else:
             return _apply_decision(consent, turn, now=now, confirm=confirm, catalog=current_catalog_signature)
     # Raised after the commit, so the expiry itself is recorded.

@@ -133,7 +133,12 @@ class Manifest:
             "intelligence": self.intelligence,
             "placement": self.placement,
             "request_forms": [
-                {"language": form.language, "template": form.template, "slots": dict(form.slots)}
+                {
+                    "language": form.language,
+                    "template": form.template,
+                    "slots": dict(form.slots),
+                    "plan": [dict(step) for step in form.plan],
+                }
                 for form in self.request_forms
             ],
         }

@@ -110,6 +110,22 @@ class ModelInvalidOutput(ModelError):
 
 # --- Usage --------------------------------------------------------------------
 
+_turn_usage: contextvars.ContextVar[ModelUsage | None] = contextvars.ContextVar("metnos_turn_usage", default=None)
+
+
+@contextlib.contextmanager
+def counting_into(usage: ModelUsage) -> Iterator[None]:
+    """Also count every model request sent in this context into ``usage`` (one turn's counter).
+
+    Clients built elsewhere (an extractor created at start-up) keep their own
+    counter; the turn still sees every request its steps sent.
+    """
+    token = _turn_usage.set(usage)
+    try:
+        yield
+    finally:
+        _turn_usage.reset(token)
+
 
 class ModelUsage:
     """Requests sent per tier and cloud requests sent, e.g. for one turn. Thread-safe.
@@ -338,6 +354,8 @@ class _Exchange:
         self.sent = False
         self.abandoned = False
         self.done = False
+        # The usage of the turn this request belongs to (see counting_into).
+        self.turn_usage: ModelUsage | None = _turn_usage.get()
         self.status: int | None = None
         self.body = b""
         self.failure: tuple[type[ModelError], ErrorCause] | None = None
@@ -349,6 +367,8 @@ class _Exchange:
             if not self.sent:
                 self.sent = True
                 self.usage.record_sent(self.tier)
+                if self.turn_usage is not None and self.turn_usage is not self.usage:
+                    self.turn_usage.record_sent(self.tier)
 
     def _trace(self, event_name: str, info: Mapping[str, Any]) -> None:
         # httpcore announces each phase; the request counts as sent when its

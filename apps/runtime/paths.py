@@ -23,11 +23,12 @@ from typing import Any
 from django.utils import timezone
 
 from apps.core.tenancy import owned_rows
-from apps.runtime.executors import Catalog
+from apps.runtime.executors import Catalog, combination_rules
 from apps.runtime.forms import AmbiguousRequest, compile_template, propose_from_forms
 from apps.runtime.model_client import ModelUsage
 from apps.runtime.models import PlanCache, Turn
 from apps.runtime.planner import planning_tier, propose_with_model
+from apps.runtime.plans import PlanInvalid, validate_plan
 
 _UNDO = re.compile(
     r"^\s*(?:please\s+)?(?:undo|revert|annulla|annullare|ripristina)\b(?:\s*(?:the|my|l'|l\u2019|il|la|lo|ultimo|ultima|last|latest|previous|turn|turno|action|azione|operazione|operation|request|richiesta))*\s*[.!]?\s*$",
@@ -94,6 +95,10 @@ def choose_path(
             continue
         slots = {name: value.strip() for name, value in match.groupdict().items() if value}
         plan = _rebind(cache.plan, slots)
+        try:
+            validate_plan(plan, catalog, combination_rules=combination_rules())
+        except PlanInvalid:
+            continue  # not a plan for this request after all: plan it normally
         return PathChoice("autopath", plan, "a confirmed plan for a similar request", cache=cache, slots=slots)
 
     try:
@@ -172,7 +177,15 @@ def generalise(request: str, plan: Mapping[str, Any]) -> tuple[str, dict[str, An
             return {key: walk(item) for key, item in value.items()}
         return value
 
-    general_plan = walk(dict(plan))
+    # Only arguments are generalised: the executors of a plan are never slots,
+    # so no word of a request can choose which executor runs.
+    general_plan = {
+        "steps": [
+            {**dict(step), "args": walk(dict(step.get("args", {})))}
+            for step in plan.get("steps", ())
+            if isinstance(step, Mapping)
+        ]
+    }
     if not slots:
         return None
     leftovers = re.findall(r'"([^"{}]*)"', str(general_plan).replace("'", '"'))

@@ -8,10 +8,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.accounts.models import request_user
+from apps.runtime.catalog import current_catalog
 from apps.runtime.consent import consent_pending_for_turn
-from apps.runtime.executors import build_catalog
 from apps.runtime.selectors import conversation_get_for_owner, step_records_for_turn, turn_list
 from apps.runtime.services import conversation_create
+from apps.runtime.turns import consents_expire
 
 
 @login_required
@@ -26,6 +27,7 @@ def conversation_new(request: HttpRequest) -> HttpResponse:
 def conversation_detail(request: HttpRequest, conversation_id: int) -> HttpResponse:
     owner = request_user(request)
     conversation = conversation_get_for_owner(owner=owner, conversation_id=conversation_id)
+    consents_expire(owner=owner)
     turns = list(turn_list(owner=owner, conversation=conversation).order_by("created_at", "id"))
     rows = []
     for turn in turns:
@@ -36,7 +38,7 @@ def conversation_detail(request: HttpRequest, conversation_id: int) -> HttpRespo
 
 @login_required
 def system_capabilities(request: HttpRequest) -> HttpResponse:
-    catalog = build_catalog()
+    catalog = current_catalog()
     return render(request, "runtime/capabilities.html", {"catalog": catalog.as_json()})
 
 

@@ -5,15 +5,16 @@ from __future__ import annotations
 from celery import shared_task
 
 from apps.runtime.selectors import turn_get_for_owner
-from apps.runtime.turns import turn_conduct
+from apps.runtime.turns import turn_claim, turn_conduct
 
 
-@shared_task(name="apps.runtime.run_turn", ignore_result=True, time_limit=30 * 60, soft_time_limit=29 * 60)
+# The hard and soft limits come from METNOS_TASK_TIME_LIMIT / _SOFT_TIME_LIMIT
+# (Celery's task_time_limit settings), which the interruption check also uses.
+@shared_task(name="apps.runtime.run_turn", ignore_result=True)
 def run_turn(turn_id: int, owner_id: int) -> None:
     from apps.accounts.models import User
 
-    owner = User.objects.get(pk=owner_id)
-    turn = turn_get_for_owner(owner=owner, turn_id=turn_id)
-    if turn.status != turn.Status.QUEUED:
+    if not turn_claim(turn_id=turn_id, owner_id=owner_id):
         return  # delivered twice, or already conducted: never run a turn twice
-    turn_conduct(turn=turn)
+    owner = User.objects.get(pk=owner_id)
+    turn_conduct(turn=turn_get_for_owner(owner=owner, turn_id=turn_id))

@@ -14,8 +14,8 @@ from rest_framework.viewsets import ViewSet
 from apps.accounts.models import request_user
 from apps.core.api import OwnedModelViewSet, Tenancy
 from apps.documents.files import DocumentsError, resolve_owner_path
+from apps.runtime.catalog import current_catalog
 from apps.runtime.consent import ConsentRefused, consent_decide, consent_pending_for_turn
-from apps.runtime.executors import build_catalog
 from apps.runtime.models import ConsentRequest, StepRecord, TraceEvent, Turn
 from apps.runtime.selectors import (
     conversation_get_for_owner,
@@ -23,7 +23,7 @@ from apps.runtime.selectors import (
     trace_for_turn,
     turn_list,
 )
-from apps.runtime.turns import TurnRejected, turn_enqueue, turn_submit
+from apps.runtime.turns import TurnRejected, consents_expire, turn_enqueue, turn_submit
 
 
 class StepSerializer(serializers.ModelSerializer[StepRecord]):
@@ -71,6 +71,11 @@ class TurnViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, OwnedModelVi
 
     serializer_class = TurnSerializer
     list_selector = staticmethod(turn_list)
+
+    def get_queryset(self) -> Any:
+        # Expired confirmations end their turns before anyone reads them.
+        consents_expire(owner=self.request.user)
+        return super().get_queryset()
 
     def create(self, request: Request) -> Response:
         payload = TurnCreateSerializer(data=request.data)
@@ -120,7 +125,7 @@ class ConsentViewSet(OwnedModelViewSet[ConsentRequest]):
                 consent_id=consent.pk,
                 confirm=payload.validated_data["confirm"],
                 conversation_id=payload.validated_data["conversation"],
-                current_catalog_signature=build_catalog().signature,
+                current_catalog_signature=current_catalog().signature,
             )
         except ConsentRefused as refused:
             return Response(

@@ -15,12 +15,15 @@ import socket
 from collections.abc import Mapping
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from apps.runtime.boundary import invoke_step, result_from_json
-from apps.runtime.executors import Catalog, StepResult, build_catalog, combination_rules
-from apps.runtime.model_client import ModelUsage
+from apps.runtime.catalog import current_catalog
+from apps.runtime.executors import Catalog, StepResult, combination_rules
+from apps.runtime.model_client import ModelUsage, counting_into
 from apps.runtime.models import Conversation, StepRecord, Turn
 from apps.runtime.paths import choose_path, plan_cache_store
 from apps.runtime.plans import Plan, PlanInvalid, apply_guards, validate_plan
@@ -110,25 +113,36 @@ def _inherited_results(turn: Turn) -> dict[int, StepResult]:
 
 
 def turn_conduct(*, turn: Turn, catalog: Catalog | None = None) -> Turn:
-    """Conduct a queued turn to its end (see the module docstring)."""
-    catalog = catalog or build_catalog()
+    """Conduct a queued turn to its end (see the module docstring).
+
+    Every model request sent while the turn runs — planning, extraction, any
+    executor's — is counted on the turn, even if the turn then fails.
+    """
+    usage = ModelUsage()
+    try:
+        with counting_into(usage):
+            return _conduct(turn, catalog)
+    finally:
+        if usage.cloud_requests:
+            # A request sent stays counted, whatever happened to it or the turn.
+            Turn.objects.filter(pk=turn.pk).update(cloud_requests=F("cloud_requests") + usage.cloud_requests)
+            turn.cloud_requests += usage.cloud_requests
+
+
+def _conduct(turn: Turn, catalog: Catalog | None) -> Turn:
+    catalog = catalog or current_catalog()
     turn.status = Turn.Status.RUNNING
     turn.started_at = timezone.now()
     turn.conducted_by = conductor_identity()
     turn.save(update_fields=["status", "started_at", "conducted_by"])
-    turn_publish(turn, {"type": "turn.started", "path": turn.path})
+    turn_publish(turn, {"type": "turn.started", "path": turn.path, "request": turn.request_text})
 
     raw_plan: Any = turn.plan
     if turn.resumed_from_id is not None and turn.catalog_signature != catalog.signature:
         return _finish(turn, Turn.Status.FAILED, "Metnos's capabilities changed since you confirmed; ask again.")
     if raw_plan is None:
-        usage = ModelUsage()
-        choice = choose_path(turn=turn, catalog=catalog, usage=usage)
+        choice = choose_path(turn=turn, catalog=catalog)
         turn.path = choice.path
-        if usage.requests():
-            # Counted even when no plan came of them: a request sent stays counted.
-            turn.cloud_requests += usage.cloud_requests
-            turn.save(update_fields=["cloud_requests"])
         trace_record(
             turn,
             "path.chosen",
@@ -274,9 +288,63 @@ def turns_reconcile_interrupted(*, running_longer_than: dt.timedelta | None = No
                 error_message=INTERRUPTED_MESSAGE,
                 finished_at=timezone.now(),
             )
-            done = StepRecord.objects.filter(turn=locked).order_by("index")
+            steps = (locked.plan or {}).get("steps", [])
+            recorded = set(StepRecord.objects.filter(turn=locked).values_list("index", flat=True))
+            for index, step in enumerate(steps, start=1):
+                if index not in recorded:
+                    StepRecord.objects.create(
+                        owner_id=locked.owner_id, turn=locked, index=index, tool=str(step.get("tool", "")),
+                        outcome=StepRecord.Outcome.SKIPPED,
+                    )  # fmt: skip
+            done = StepRecord.objects.filter(turn=locked).exclude(outcome=StepRecord.Outcome.SKIPPED).order_by("index")
             lines = [f"{record.index}. {record.tool}: {record.summary or record.outcome}" for record in done]
             locked.path = locked.path or Turn.Path.NONE
             _finish(locked, Turn.Status.INTERRUPTED, "\n".join([*lines, f"Stopped: {INTERRUPTED_MESSAGE}"]))
             ended.append(locked)
     return ended
+
+
+def turns_recover_on_worker_start() -> None:
+    """What a starting worker owes the turns of a previous one.
+
+    Turns whose process died end as interrupted; a turn running longer than any
+    task may run belongs to a worker that died elsewhere; confirmations past
+    their expiry end their turns; in the embedded mode, whose in-memory queue
+    died with the process, turns still queued are enqueued again (a turn is
+    claimed atomically, so a second delivery never runs it twice).
+    """
+    turns_reconcile_interrupted(running_longer_than=dt.timedelta(seconds=settings.CELERY_TASK_TIME_LIMIT * 2))
+    consents_expire()
+    if settings.EMBEDDED_SERVICES:
+        for turn in Turn.objects.filter(status=Turn.Status.QUEUED):
+            turn_enqueue(turn)
+
+
+def turn_claim(*, turn_id: int, owner_id: int) -> bool:
+    """Take a queued turn for conducting; False if another delivery already took it."""
+    return (
+        Turn.objects.filter(pk=turn_id, owner_id=owner_id, status=Turn.Status.QUEUED).update(status=Turn.Status.RUNNING)
+        == 1
+    )
+
+
+def consents_expire(*, owner: Any | None = None) -> int:
+    """End the turns whose confirmation expired unanswered (declined, nothing done)."""
+    from apps.runtime.models import ConsentRequest
+
+    expired = ConsentRequest.objects.filter(decision=ConsentRequest.Decision.PENDING, expires_at__lte=timezone.now())
+    if owner is not None:
+        expired = expired.filter(owner_id=owner.pk)
+    count = 0
+    for consent in expired.select_related("turn", "turn__conversation"):
+        with transaction.atomic():
+            updated = ConsentRequest.objects.filter(pk=consent.pk, decision=ConsentRequest.Decision.PENDING).update(
+                decision=ConsentRequest.Decision.EXPIRED, decided_at=timezone.now()
+            )
+            turn = consent.turn
+            if updated and turn.status == Turn.Status.AWAITING_CONFIRMATION:
+                _finish(
+                    turn, Turn.Status.DECLINED, "The confirmation expired unanswered; nothing was done for that step."
+                )
+                count += 1
+    return count

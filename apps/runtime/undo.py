@@ -93,7 +93,13 @@ class UndoLastTurn:
                     target_path.unlink()
                     reverted.append(path)
         receipt = {"undone_turn": target.pk, "reverted": reverted, "kept": kept}
-        trace_record(target, "turn.undone", {"by_turn": context.turn_id, "reverted": len(reverted)})
+        if reverted:
+            # The receipt goes into both traces; only a turn with something
+            # reverted counts as undone, so a failed undo does not skip it.
+            trace_record(target, "turn.undone", {"by_turn": context.turn_id, "reverted": len(reverted)})
+            current = Turn.objects.filter(pk=context.turn_id, owner_id=context.owner.pk).first()
+            if current is not None:
+                trace_record(current, "undo.receipt", {"undone_turn": target.pk, "reverted": len(reverted)})
         if not reverted:
             return StepResult(
                 outcome="failed",

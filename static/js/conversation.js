@@ -20,7 +20,12 @@
 
   function turnBox(turnId, requestText) {
     var box = turnsBox.querySelector('[data-turn-id="' + turnId + '"]');
-    if (box) { return box; }
+    if (box) {
+      if (requestText && !box.querySelector(".request").textContent) {
+        box.querySelector(".request").textContent = requestText;
+      }
+      return box;
+    }
     box = element("article", "turn");
     box.dataset.turnId = String(turnId);
     box.appendChild(element("p", "request", requestText || ""));
@@ -100,7 +105,7 @@
 
   function onEvent(event) {
     if (!event.type || event.type.indexOf("turn.") !== 0 || event.conversation_id !== conversationId) { return; }
-    var box = turnBox(event.turn_id);
+    var box = turnBox(event.turn_id, event.request);
     var statusLine = box.querySelector(".turn-status");
     if (event.type === "turn.started") {
       box.dataset.status = "running";

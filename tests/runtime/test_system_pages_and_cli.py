@@ -49,13 +49,17 @@ def test_models_page_shows_the_effective_configuration_but_never_a_key(
     assert "set" in page
 
 
-def test_disabled_executor_is_refused_at_the_boundary(owner: User, purchasing: Path, settings: Any) -> None:
+def test_disabled_executor_leaves_the_catalog_and_its_plans(owner: User, purchasing: Path, settings: Any) -> None:
+    from apps.runtime.catalog import current_catalog
     from apps.runtime.turns import turn_conduct, turn_submit
 
+    before = current_catalog().signature
     settings.METNOS_DISABLED_EXECUTORS = ["read_files"]
+    assert current_catalog().signature != before
+    assert current_catalog().manifest("read_files") is None
     turn = turn_conduct(turn=turn_submit(owner=owner, text=QUOTES_REQUEST, enqueue=False))
-    assert turn.status == Turn.Status.PARTIAL
-    assert "not available" in turn.answer
+    assert turn.status == Turn.Status.FAILED
+    assert "read_files" in turn.answer
     assert not (purchasing / "summary.xlsx").exists()
 
 
