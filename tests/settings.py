@@ -4,12 +4,19 @@ Only environment defaults are set here; the pass (embedded or services) is
 chosen by DATABASE_URL/REDIS_URL exactly as in production.
 """
 
+import atexit
 import os
+import shutil
 import tempfile
 
 os.environ.setdefault("SECRET_KEY", "test-secret-key-" + "k7Q2mZ9xW4pL1vB8nR3tY6uJ0hG5fD2sA" * 2)
 os.environ.setdefault("METNOS_VAULT_KEY", "test-vault-key-" + "Vt8Lq3Zp6Wm1Xr9Ks4Nd7Hb2Gf5Jc0Ye")
-os.environ.setdefault("METNOS_DATA_DIR", tempfile.mkdtemp(prefix="metnos-test-data-"))
+if "METNOS_DATA_DIR" not in os.environ:
+    # Our own temporary data folder: removed when the test session's process
+    # ends (worker and server processes it starts inherit and share it).
+    _data_dir = tempfile.mkdtemp(prefix="metnos-test-data-")
+    os.environ["METNOS_DATA_DIR"] = _data_dir
+    atexit.register(shutil.rmtree, _data_dir, ignore_errors=True)
 # The test harness starts the worker itself (in-process or as a process).
 os.environ.setdefault("METNOS_EMBEDDED_WORKER", "false")
 

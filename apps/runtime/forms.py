@@ -48,11 +48,31 @@ class FormMatch:
 
 _NUMBER_PATTERN = r"(?:\d{1,3}|" + "|".join(sorted(_NUMBER_WORDS)) + ")"
 _SLOT_PATTERNS = {"count": _NUMBER_PATTERN}
-_ANY_WORDS = r"\S(?:.*?\S)?"
+# A slot is a few words, never a whole essay: the bound keeps matching linear
+# (an unbounded lazy slot backtracks for seconds on a long request).
+MAX_SLOT_CHARS = 120
+_ANY_WORDS = r"\S(?:.{0,%d}?\S)?" % (MAX_SLOT_CHARS - 2)
+# Requests longer than this are not matched against forms (a form request is a sentence).
+MAX_FORM_REQUEST_CHARS = 600
+
+
+def _split_top_level(body: str) -> list[str]:
+    """Split alternatives on ``|`` outside nested groups ("in [the|my] {folder}|here")."""
+    options, depth, start = [], 0, 0
+    for index, char in enumerate(body):
+        if char in "[(":
+            depth += 1
+        elif char in "])":
+            depth -= 1
+        elif char == "|" and depth == 0:
+            options.append(body[start:index])
+            start = index + 1
+    options.append(body[start:])
+    return options
 
 
 def _compile_alternatives(body: str, kinds: Mapping[str, str]) -> str:
-    return "|".join(_compile_fragment(option.strip(), kinds) for option in body.split("|"))
+    return "|".join(_compile_fragment(option.strip(), kinds) for option in _split_top_level(body))
 
 
 def _compile_fragment(template: str, kinds: Mapping[str, str]) -> str:
@@ -182,8 +202,10 @@ def _bind(template_value: Any, slots: Mapping[str, Any]) -> Any:
     return template_value
 
 
-def match_form(form: RequestForm, executor: str, request: str) -> FormMatch | None:
-    match = compile_template(form.template, tuple(sorted(form.slots.items()))).fullmatch(_prepare(request))
+def match_form(form: RequestForm, executor: str, request: str, *, prepared: str | None = None) -> FormMatch | None:
+    """Match one form; ``prepared`` lets a caller trying many forms prepare the request once."""
+    text = prepared if prepared is not None else _prepare(request)
+    match = compile_template(form.template, _slot_kinds(form)).fullmatch(text)
     if match is None:
         return None
     slots: dict[str, Any] = {}
@@ -209,9 +231,18 @@ class AmbiguousRequest(LookupError):
     """Several forms match with different plans."""
 
 
+def _slot_kinds(form: RequestForm) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(form.slots.items()))
+
+
 def propose_from_forms(request: str, catalog: Catalog) -> FormMatch | None:
     """The single form-based proposal for ``request``, None if no form matches."""
-    matches = [found for name, form in catalog_forms(catalog) if (found := match_form(form, name, request))]
+    if len(request) > MAX_FORM_REQUEST_CHARS:
+        return None
+    prepared = _prepare(request)
+    matches = [
+        found for name, form in catalog_forms(catalog) if (found := match_form(form, name, request, prepared=prepared))
+    ]
     if not matches:
         return None
     distinct = {repr(found.plan) for found in matches}

@@ -118,3 +118,18 @@ def test_courtesy_around_the_request_is_ignored() -> None:
         "Could you read the quotes in the Purchasing folder, compare their prices, and create a summary table, thanks",
     ):
         assert match_form(QUOTES_FORM, "find", text) is not None
+
+
+def test_long_requests_do_not_backtrack_and_are_not_form_requests() -> None:
+    long_request = (
+        "read the " + "very " * 700 + "quotes in the X folder, compare their prices, and create a summary table"
+    )
+    assert propose_from_forms(long_request, _catalog(QUOTES_FORM)) is None  # type: ignore[arg-type]
+    # Even matched directly, a slot longer than its bound does not match.
+    assert match_form(QUOTES_FORM, "find", long_request) is None
+
+
+def test_nested_alternatives_compile() -> None:
+    pattern = compile_template("look [in [the|my] {folder} folder|here]", (("folder", "folder"),))
+    assert pattern.fullmatch("look in my Bills folder ")
+    assert pattern.fullmatch("look here ")
