@@ -51,7 +51,7 @@ _SLOT_PATTERNS = {"count": _NUMBER_PATTERN}
 # A slot is a few words, never a whole essay: the bound keeps matching linear
 # (an unbounded lazy slot backtracks for seconds on a long request).
 MAX_SLOT_CHARS = 120
-_ANY_WORDS = r"\S(?:.{0,%d}?\S)?" % (MAX_SLOT_CHARS - 2)
+_ANY_WORDS = rf"\S(?:.{{0,{MAX_SLOT_CHARS - 2}}}?\S)?"
 # Requests longer than this are not matched against forms (a form request is a sentence).
 MAX_FORM_REQUEST_CHARS = 600
 
