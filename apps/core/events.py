@@ -6,6 +6,8 @@ that group, never to a shared group filtered afterwards.
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from typing import Literal, TypedDict
 
 from asgiref.sync import async_to_sync
@@ -60,9 +62,64 @@ def user_group_name(user_id: int) -> str:
     return f"user.{int(user_id)}"
 
 
+PUBLISH_TIMEOUT_SECONDS = 10.0
+
+_serving_loop: asyncio.AbstractEventLoop | None = None
+_publisher_loop: asyncio.AbstractEventLoop | None = None
+_publisher_lock = threading.Lock()
+
+
+def register_serving_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Remember the event loop that serves WebSockets in this process.
+
+    Publishing from a worker thread on that loop wakes it at once; a group
+    send from another loop would leave the in-memory layer's queues unwatched
+    until the server loop next woke up (up to a second later).
+    """
+    global _serving_loop
+    _serving_loop = loop
+
+
+def _dedicated_loop() -> asyncio.AbstractEventLoop:
+    """One long-lived loop per process for publishers with no serving loop (workers).
+
+    It keeps the Redis layer's connections open between events instead of a
+    new thread, loop and connection per event.
+    """
+    global _publisher_loop
+    with _publisher_lock:
+        if _publisher_loop is None or _publisher_loop.is_closed():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="metnos-event-publisher", daemon=True).start()
+            _publisher_loop = loop
+        return _publisher_loop
+
+
+def _target_loop() -> asyncio.AbstractEventLoop:
+    loop = _serving_loop
+    if loop is not None and loop.is_running() and not loop.is_closed():
+        return loop
+    return _dedicated_loop()
+
+
 def publish_to_user(user_id: int, event: UserEvent) -> None:
     """Send ``event`` to every open browser of ``user_id`` (and nobody else)."""
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(user_group_name(user_id), {"type": CHANNELS_MESSAGE_TYPE, "event": dict(event)})
+    group = user_group_name(user_id)
+    message = {"type": CHANNELS_MESSAGE_TYPE, "event": dict(event)}
+    loop = _target_loop()
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is loop:
+        # Synchronous code running on the loop itself: schedule, never block it.
+        loop.create_task(layer.group_send(group, message))
+        return
+    if running is not None:
+        # Another loop's thread (not expected from synchronous code): the plain path.
+        async_to_sync(layer.group_send)(group, message)
+        return
+    asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop).result(timeout=PUBLISH_TIMEOUT_SECONDS)
