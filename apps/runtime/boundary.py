@@ -131,12 +131,11 @@ def invoke_step(
     if "credentials.use" in manifest.capabilities and not (mandate or NoMandate()).allows("credentials.use"):
         return _refuse(turn, index, step.tool, "no_mandate", "This step needs credentials this turn may not use.")
 
-    record, _ = StepRecord.objects.update_or_create(
-        turn=turn,
-        index=index,
-        defaults={"owner_id": turn.owner_id, "tool": step.tool, "outcome": StepRecord.Outcome.RUNNING,
-                  "started_at": timezone.now()},
-    )  # fmt: skip
+    record = StepRecord.objects.filter(turn=turn, index=index).first() or StepRecord(
+        owner_id=turn.owner_id, turn=turn, index=index
+    )
+    record.tool, record.outcome, record.started_at = step.tool, StepRecord.Outcome.RUNNING, timezone.now()
+    record.save()
     trace_record(turn, "step.started", {"step": index, "tool": step.tool})
     turn_publish(turn, {"type": "turn.step_started", "step": index, "tool": step.tool})
     context = ExecutionContext(

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 
 from apps.core.events import TurnEvent, publish_to_user
@@ -48,17 +48,30 @@ def preview(value: Any, *, limit: int = MAX_PREVIEW_CHARS) -> Any:
     return {"truncated": True, "preview": text[:limit], "total_chars": len(text)}
 
 
+def _next_sequence(turn: Turn) -> int:
+    # One process conducts a turn at a time (turns are claimed), so the next
+    # number is kept on the instance after one look at the table.
+    known: int | None = getattr(turn, "_next_trace_sequence", None)
+    if known is None:
+        known = (TraceEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"] or 0) + 1
+    turn._next_trace_sequence = known + 1  # type: ignore[attr-defined]
+    return known
+
+
 def trace_record(turn: Turn, kind: str, data: Mapping[str, Any] | None = None, content: Any = None) -> TraceEvent:
-    """Append one trace entry (sequence numbers are per turn and gap-free)."""
-    with transaction.atomic():
-        last = TraceEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"] or 0
+    """Append one trace entry (sequence numbers are per turn and increasing)."""
+    values = {"data": dict(data or {}), "content": {"value": content} if content is not None else {}}
+    try:
+        with transaction.atomic():
+            return TraceEvent.objects.create(
+                owner_id=turn.owner_id, turn=turn, sequence=_next_sequence(turn), kind=kind, **values
+            )
+    except IntegrityError:
+        # Someone else wrote to this trace meanwhile (a decision in the web
+        # process): look again once.
+        turn._next_trace_sequence = None  # type: ignore[attr-defined]
         return TraceEvent.objects.create(
-            owner_id=turn.owner_id,
-            turn=turn,
-            sequence=last + 1,
-            kind=kind,
-            data=dict(data or {}),
-            content={"value": content} if content is not None else {},
+            owner_id=turn.owner_id, turn=turn, sequence=_next_sequence(turn), kind=kind, **values
         )
 
 
