@@ -51,8 +51,15 @@ The loop never invents a result: ``value`` is ``None`` unless a postcondition
 held or (:func:`run_deterministic_first`) a deterministic result was kept.
 ``reasons`` holds one closed-set :data:`AttemptReason` per attempt — never an
 exception message or model text. The loop does not promise persistent
-resumption: it keeps nothing after it returns. :func:`map_outcome_to_step`
-turns a :class:`LoopResult` into the executor's public :class:`StepResult`.
+resumption: it keeps nothing after it returns.
+
+This module holds the drivers (:func:`run_loop`, :func:`run_loop_async` and
+their deterministic-first forms) and what adapters implement
+(:class:`AgenticTask`, :class:`AsyncAgenticTask`). The loop's semantics and
+vocabulary are in :mod:`apps.runtime.agentic_core`;
+:func:`map_outcome_to_step` (in :mod:`apps.runtime.agentic_outcomes`, and
+importable from here) turns a :class:`LoopResult` into the executor's public
+:class:`~apps.runtime.executors.StepResult`.
 """
 
 from __future__ import annotations
@@ -60,118 +67,33 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-import math
-import re
 import threading
 import time
-from collections.abc import Awaitable, Callable, Generator, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Final, Generic, Literal, Protocol, TypeVar, cast
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
+from typing import Any, Protocol, cast
 
-from apps.runtime.executors import ErrorClass, StepError, StepResult
-from apps.runtime.model_client import (
-    ModelError,
-    ModelInvalidOutput,
-    ModelRefused,
-    ModelTimeout,
-    ModelTruncated,
+from apps.runtime.agentic_core import (
+    MIN_ATTEMPT_SECONDS,
+    TRANSIENT_MODEL_REASONS,
+    AttemptReason,
+    AttemptRecord,
+    BudgetCut,
+    ExecutionFailed,
+    LoopCore,
+    LoopOutcome,
+    LoopResult,
+    Obs,
+    Prop,
+    Stage,
+    StageCall,
+    StopCause,
+    T,
+    check_limits,
 )
+from apps.runtime.agentic_outcomes import NEEDS_USER_CODE, loop_error, map_outcome_to_step
 
 logger = logging.getLogger(__name__)
-
-# Less than this left is not enough to start an attempt or an execution, and a
-# model timeout leaving less than this means the budget (not the tier) ran out.
-MIN_ATTEMPT_SECONDS: Final = 0.05
-
-LoopOutcome = Literal["completed", "inconclusive", "exhausted"]
-
-AttemptReason = Literal[
-    "postcondition_met",  # the attempt completed the loop
-    "no_proposal",  # propose returned None
-    "proposal_invalid",  # the validator refused the proposal (its code is in the history's detail)
-    "postcondition_failed",  # executed; the end state is not the one wanted
-    "execution_failed",  # the operation raised ExecutionFailed (its code is in the detail)
-    "model_unavailable",
-    "model_timeout",
-    "model_rate_limited",
-    "model_refused",
-    "model_truncated",
-    "model_invalid_output",
-    "budget_spent",  # the time budget ran out within the attempt, outside a model call
-]
-
-StopCause = Literal["postcondition_met", "deterministic_good_enough", "attempts_spent", "budget_spent"]
-
-# Model failures that say nothing about the task: asking later may work.
-TRANSIENT_MODEL_REASONS: Final[frozenset[AttemptReason]] = frozenset(
-    {"model_unavailable", "model_timeout", "model_rate_limited"}
-)
-
-# What a closed-set code from an adapter (a validator's refusal, an execution
-# failure) must look like, so no free text travels as a reason.
-_CODE: Final = re.compile(r"[a-z][a-z0-9_]{0,63}")
-
-Obs = TypeVar("Obs")
-Prop = TypeVar("Prop")
-T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class AttemptRecord(Generic[Prop]):
-    """One finished attempt, as ``propose`` sees it in ``history``.
-
-    ``proposal`` is the adapter's parsed proposal (``None`` if there was
-    none); ``detail`` refines ``reason`` with a closed-set code: the
-    validator's refusal, an :class:`ExecutionFailed` code or a
-    :class:`ModelError` cause.
-    """
-
-    number: int
-    reason: AttemptReason
-    proposal: Prop | None = None
-    detail: str | None = None
-
-
-@dataclass(frozen=True)
-class LoopResult(Generic[T]):
-    """What the loop ended with. See the module docstring for the outcomes.
-
-    ``attempts`` counts attempts started (``len(reasons) == attempts``);
-    ``executions`` counts admitted proposals that were executed — when it is
-    not zero, state may have changed. ``kept_deterministic`` is set only by
-    :func:`run_deterministic_first` when the model fallback failed and
-    ``value`` is the deterministic result.
-    """
-
-    outcome: LoopOutcome
-    value: T | None
-    attempts: int
-    elapsed_seconds: float
-    reasons: tuple[AttemptReason, ...]
-    stopped_by: StopCause
-    executions: int = 0
-    kept_deterministic: bool = False
-
-    def __post_init__(self) -> None:
-        if self.kept_deterministic and self.outcome == "completed":
-            raise ValueError("a completed loop has its own result; nothing deterministic was kept")
-        if self.outcome != "completed" and not self.kept_deterministic and self.value is not None:
-            raise ValueError("an unfinished loop has no result: the loop never invents one")
-
-
-class ExecutionFailed(Exception):
-    """Raised by ``execute`` when the concrete operation failed in an expected way.
-
-    ``code`` is closed-set (``stale_control``, ``not_clickable``…). The attempt
-    counts as executed — the operation may have changed state — and the loop
-    goes on. Any other exception from a task method (a ``ModelError`` outside
-    ``propose`` included) propagates: the loop does not swallow bugs.
-    """
-
-    def __init__(self, code: str) -> None:
-        _check_code(code, "ExecutionFailed code")
-        self.code = code
-        super().__init__(code)
 
 
 class LoopCancelled(Exception):
@@ -224,167 +146,6 @@ class AsyncAgenticTask(Protocol[Obs, Prop, T]):
     def postcondition(self, result: T, observation: Obs) -> bool | Awaitable[bool]: ...
 
 
-# --- The loop, once, without I/O -----------------------------------------------------
-
-Stage = Literal["observe", "propose", "validate", "execute", "postcondition"]
-
-
-@dataclass(frozen=True)
-class _Call:
-    """A task method the core wants called; ``bound`` is the remaining budget, if the stage may be cut."""
-
-    stage: Stage
-    args: tuple[Any, ...]
-    deadline: float | None = None
-    bound: float | None = None
-
-    @property
-    def kwargs(self) -> dict[str, Any]:
-        return {"deadline": self.deadline} if self.stage == "propose" else {}
-
-
-class _BudgetCut(Exception):
-    """Thrown into the core when the async driver stopped a stage at the end of the budget."""
-
-
-def _check_code(code: object, what: str) -> str:
-    if not isinstance(code, str) or not _CODE.fullmatch(code):
-        raise ValueError(f"{what} must be a closed-set code such as 'control_not_observed'")
-    return code
-
-
-def _model_reason(error: ModelError) -> AttemptReason:
-    if isinstance(error, ModelTimeout):
-        return "model_timeout"
-    if isinstance(error, ModelRefused):
-        return "model_rate_limited" if error.cause == "rate_limited" else "model_refused"
-    if isinstance(error, ModelTruncated):
-        return "model_truncated"
-    if isinstance(error, ModelInvalidOutput):
-        return "model_invalid_output"
-    return "model_unavailable"  # ModelUnavailable, or a ModelError of no finer kind
-
-
-def _check_limits(max_attempts: int, time_budget_seconds: float) -> None:
-    if isinstance(max_attempts, bool) or not isinstance(max_attempts, int) or max_attempts < 1:
-        raise ValueError("max_attempts must be a positive integer")
-    if not math.isfinite(time_budget_seconds) or time_budget_seconds <= 0:
-        raise ValueError("time_budget_seconds must be a positive number of seconds")
-
-
-class _Core:
-    """The loop's semantics as a generator of task calls, shared by both drivers.
-
-    The driver sends each call's result back, or throws its exception in; the
-    core catches only what the contract names (``ModelError`` from propose,
-    ``ExecutionFailed`` from execute, a budget cut) and lets the rest escape.
-    """
-
-    def __init__(self, *, max_attempts: int, time_budget_seconds: float, clock: Callable[[], float], started: float):
-        self.max_attempts = max_attempts
-        self.clock = clock
-        self.started = started
-        self.deadline = started + time_budget_seconds
-        self.history: list[AttemptRecord[Any]] = []
-        self.executions = 0
-        self.value: Any = None
-
-    @property
-    def attempts(self) -> int:
-        return len(self.history)
-
-    def remaining(self) -> float:
-        return self.deadline - self.clock()
-
-    def _record(self, reason: AttemptReason, proposal: Any = None, detail: str | None = None) -> None:
-        self.history.append(AttemptRecord(len(self.history) + 1, reason, proposal, detail))
-
-    def run(self) -> Generator[_Call, Any, LoopResult[Any]]:
-        stopped_by: StopCause = "attempts_spent"
-        while self.attempts < self.max_attempts:
-            if self.remaining() < MIN_ATTEMPT_SECONDS:
-                stopped_by = "budget_spent"
-                break
-            step = yield from self._attempt()
-            if step != "next":
-                stopped_by = step
-                break
-        if stopped_by == "postcondition_met":
-            outcome: LoopOutcome = "completed"
-        elif stopped_by == "budget_spent" or self.executions:
-            outcome = "exhausted"
-        else:
-            outcome = "inconclusive"
-        return LoopResult(
-            outcome=outcome,
-            value=self.value,
-            attempts=self.attempts,
-            elapsed_seconds=max(0.0, self.clock() - self.started),
-            reasons=tuple(record.reason for record in self.history),
-            stopped_by=stopped_by,
-            executions=self.executions,
-        )
-
-    def _attempt(self) -> Generator[_Call, Any, Literal["postcondition_met", "budget_spent", "next"]]:
-        try:
-            observation = yield _Call("observe", (), bound=self.remaining())
-        except _BudgetCut:
-            self._record("budget_spent")
-            return "budget_spent"
-
-        left = self.remaining()
-        if left < MIN_ATTEMPT_SECONDS:
-            self._record("budget_spent")
-            return "budget_spent"
-        try:
-            proposal = yield _Call(
-                "propose", (observation, tuple(self.history)), deadline=time.monotonic() + left, bound=left
-            )
-        except ModelError as error:
-            self._record(_model_reason(error), detail=error.cause)
-            if isinstance(error, ModelTimeout) and self.remaining() < MIN_ATTEMPT_SECONDS:
-                return "budget_spent"
-            return "next"
-        except _BudgetCut:
-            self._record("model_timeout", detail="deadline_passed")
-            return "budget_spent"
-        if self.remaining() < MIN_ATTEMPT_SECONDS:
-            # Too late to act on: it is neither validated nor executed.
-            self._record("budget_spent", proposal)
-            return "budget_spent"
-        if proposal is None:
-            self._record("no_proposal")
-            return "next"
-
-        try:
-            refusal = yield _Call("validate", (proposal, observation), bound=self.remaining())
-        except _BudgetCut:
-            self._record("budget_spent", proposal)
-            return "budget_spent"
-        if refusal is not None:
-            self._record("proposal_invalid", proposal, _check_code(refusal, "a validator's refusal"))
-            return "next"
-        if self.remaining() < MIN_ATTEMPT_SECONDS:
-            self._record("budget_spent", proposal)
-            return "budget_spent"
-
-        self.executions += 1
-        try:
-            result = yield _Call("execute", (proposal,))
-        except ExecutionFailed as failure:
-            self._record("execution_failed", proposal, failure.code)
-            return "next"
-        met = yield _Call("postcondition", (result, observation))
-        if not isinstance(met, bool):
-            raise TypeError("a postcondition must return a bool")
-        if met:
-            self._record("postcondition_met", proposal)
-            self.value = result
-            return "postcondition_met"
-        self._record("postcondition_failed", proposal)
-        return "next"
-
-
 def _log(result: LoopResult[Any], mode: str) -> None:
     logger.info(
         "agentic loop mode=%s outcome=%s stopped_by=%s attempts=%d executions=%d elapsed_ms=%d reasons=%s",
@@ -396,7 +157,7 @@ def _log(result: LoopResult[Any], mode: str) -> None:
 # --- Synchronous -----------------------------------------------------------------
 
 
-def _drive(core: _Core, task: Any, cancelled: threading.Event | None) -> LoopResult[Any]:
+def _drive(core: LoopCore, task: Any, cancelled: threading.Event | None) -> LoopResult[Any]:
     calls = core.run()
     try:
         call = next(calls)
@@ -435,8 +196,8 @@ def run_loop(
     ``deadline`` it is given. ``cancelled`` (e.g. the execution context's
     event) is checked before every task call and raises :class:`LoopCancelled`.
     """
-    _check_limits(max_attempts, time_budget_seconds)
-    core = _Core(max_attempts=max_attempts, time_budget_seconds=time_budget_seconds, clock=clock, started=clock())
+    check_limits(max_attempts, time_budget_seconds)
+    core = LoopCore(max_attempts=max_attempts, time_budget_seconds=time_budget_seconds, clock=clock, started=clock())
     result = _drive(core, task, cancelled)
     _log(result, "sync")
     return cast(LoopResult[T], result)
@@ -461,12 +222,12 @@ def run_deterministic_first(
     ``kept_deterministic`` is true, and the outcome is the loop's. The time
     budget covers the deterministic path too.
     """
-    _check_limits(max_attempts, time_budget_seconds)
+    check_limits(max_attempts, time_budget_seconds)
     started = clock()
     baseline = deterministic()
     if is_good_enough(baseline):
         return _good_enough(baseline, clock() - started)
-    core = _Core(max_attempts=max_attempts, time_budget_seconds=time_budget_seconds, clock=clock, started=started)
+    core = LoopCore(max_attempts=max_attempts, time_budget_seconds=time_budget_seconds, clock=clock, started=started)
     result = _kept(_drive(core, task, cancelled), baseline)
     _log(result, "sync_deterministic_first")
     return cast(LoopResult[T], result)
@@ -502,7 +263,7 @@ async def _call_async(method: Callable[..., Any], args: tuple[Any, ...], kwargs:
     return answer
 
 
-async def _call_bounded(method: Callable[..., Any], call: _Call) -> Any:
+async def _call_bounded(method: Callable[..., Any], call: StageCall) -> Any:
     if call.bound is None:
         return await _call_async(method, call.args, call.kwargs)
     try:
@@ -512,11 +273,11 @@ async def _call_bounded(method: Callable[..., Any], call: _Call) -> Any:
             return await _call_async(method, call.args, call.kwargs)
     except TimeoutError:
         if scope.expired():
-            raise _BudgetCut from None
+            raise BudgetCut from None
         raise
 
 
-async def _drive_async(core: _Core, task: Any) -> LoopResult[Any]:
+async def _drive_async(core: LoopCore, task: Any) -> LoopResult[Any]:
     calls = core.run()
     try:
         call = next(calls)
@@ -549,8 +310,8 @@ async def run_loop_async(
     task cancels the loop at once (``CancelledError`` propagates; a worker
     thread already running finishes on its own).
     """
-    _check_limits(max_attempts, time_budget_seconds)
-    core = _Core(max_attempts=max_attempts, time_budget_seconds=time_budget_seconds, clock=clock, started=clock())
+    check_limits(max_attempts, time_budget_seconds)
+    core = LoopCore(max_attempts=max_attempts, time_budget_seconds=time_budget_seconds, clock=clock, started=clock())
     result = await _drive_async(core, task)
     _log(result, "async")
     return cast(LoopResult[T], result)
@@ -566,97 +327,38 @@ async def run_deterministic_first_async(
     clock: Callable[[], float] = time.monotonic,
 ) -> LoopResult[T]:
     """:func:`run_deterministic_first` in an event loop (``deterministic`` may be a coroutine function)."""
-    _check_limits(max_attempts, time_budget_seconds)
+    check_limits(max_attempts, time_budget_seconds)
     started = clock()
     baseline = cast(T, await _call_async(deterministic, (), {}))
     if is_good_enough(baseline):
         return _good_enough(baseline, clock() - started)
-    core = _Core(max_attempts=max_attempts, time_budget_seconds=time_budget_seconds, clock=clock, started=started)
+    core = LoopCore(max_attempts=max_attempts, time_budget_seconds=time_budget_seconds, clock=clock, started=started)
     result = _kept(await _drive_async(core, task), baseline)
     _log(result, "async_deterministic_first")
     return cast(LoopResult[T], result)
 
 
-# --- The executor's public contract ------------------------------------------------
-
-NEEDS_USER_CODE: Final = "needs_user"
-
-
-def loop_error(result: LoopResult[Any]) -> StepError:
-    """The typed error for a loop that did not complete.
-
-    * ``inconclusive`` and every attempt a transient model failure
-      (unavailable, timeout, rate limited): ``recoverable``,
-      ``model_unavailable`` — asking later may work.
-    * ``inconclusive`` otherwise (missing or invalid proposals, refused,
-      truncated or malformed replies): ``permanent``,
-      ``no_admissible_proposal`` — asking again the same way will not help.
-    * ``exhausted`` with no execution (the time ran out first):
-      ``recoverable``, ``time_budget_spent`` — nothing changed state.
-    * ``exhausted`` after executions: ``unknown``, ``postcondition_not_met``
-      — an operation ran and its end state is not the one wanted, so recovery
-      must not repeat it blindly.
-
-    Messages are fixed sentences: no model text, no exception message.
-    """
-    error_class: ErrorClass
-    if result.outcome == "completed":
-        raise ValueError("a completed loop has no error")
-    if result.outcome == "inconclusive":
-        if result.reasons and all(reason in TRANSIENT_MODEL_REASONS for reason in result.reasons):
-            error_class, code, message = (
-                "recoverable", "model_unavailable", "The model was unavailable or did not answer in time.",
-            )  # fmt: skip
-        else:
-            error_class, code, message = (
-                "permanent", "no_admissible_proposal", "The model proposed no action that could be accepted.",
-            )  # fmt: skip
-    elif result.executions == 0:
-        error_class, code, message = (
-            "recoverable", "time_budget_spent", "The time allowed ran out before any action was taken.",
-        )  # fmt: skip
-    else:
-        error_class, code, message = (
-            "unknown", "postcondition_not_met", "Actions were taken but the expected result was not reached.",
-        )  # fmt: skip
-    return StepError(error_class=error_class, code=code, message=message)
-
-
-def map_outcome_to_step(
-    result: LoopResult[T],
-    *,
-    on_completed: Callable[[T], StepResult],
-    on_kept_deterministic: Callable[[T], StepResult] | None,
-    user_help: str | None,
-) -> StepResult:
-    """The adapter's mapping of a loop outcome to the executor's public contract.
-
-    * ``completed``: ``on_completed(value)``.
-    * A kept deterministic result: ``on_kept_deterministic(value)`` (which
-      should say the model could not improve on it); with ``None`` the
-      deterministic result is dropped and the rules below apply.
-    * Otherwise a failed step with no items and no value: with ``user_help``
-      a request for the user (code ``needs_user``, the help text as message
-      and notice), else the typed error of :func:`loop_error`. Both keep the
-      error class of :func:`loop_error`, so a request for the user after
-      executions still says recovery must not repeat them blindly.
-
-    It never invents a result: ``on_completed`` is called only for a
-    completed loop and ``on_kept_deterministic`` only with a kept result.
-    """
-    if result.outcome == "completed":
-        return on_completed(cast(T, result.value))
-    if result.kept_deterministic and on_kept_deterministic is not None:
-        return on_kept_deterministic(cast(T, result.value))
-    error = loop_error(result)
-    if user_help is not None:
-        help_text = user_help.strip()
-        if not help_text:
-            raise ValueError("user_help must say what the user should do")
-        return StepResult(
-            outcome="failed",
-            error=StepError(error_class=error.error_class, code=NEEDS_USER_CODE, message=help_text),
-            notices=(help_text,),
-            summary=help_text,
-        )
-    return StepResult(outcome="failed", error=error, summary=error.message)
+__all__ = [
+    "MIN_ATTEMPT_SECONDS",
+    "NEEDS_USER_CODE",
+    "TRANSIENT_MODEL_REASONS",
+    "AgenticTask",
+    "AsyncAgenticTask",
+    "AttemptReason",
+    "AttemptRecord",
+    "ExecutionFailed",
+    "LoopCancelled",
+    "LoopOutcome",
+    "LoopResult",
+    "Obs",
+    "Prop",
+    "Stage",
+    "StopCause",
+    "T",
+    "loop_error",
+    "map_outcome_to_step",
+    "run_deterministic_first",
+    "run_deterministic_first_async",
+    "run_loop",
+    "run_loop_async",
+]
