@@ -8,6 +8,9 @@ class CoreConfig(AppConfig):
     verbose_name = "Platform"
 
     def ready(self) -> None:
+        from apps.core.redaction import install_record_factory
+
+        install_record_factory()
         # The data directory holds the embedded database, users' files,
         # downloads and browser data; create its folders on first start.
         for folder in (

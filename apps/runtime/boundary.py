@@ -24,6 +24,7 @@ from typing import Any, Literal
 from django.conf import settings
 from django.utils import timezone
 
+from apps.core.redaction import secrets_redacted
 from apps.runtime.consent import consent_approval_for_step, consent_consume, consent_request_create
 from apps.runtime.executors import (
     Catalog,
@@ -88,6 +89,7 @@ def invoke_step(
 ) -> BoundaryOutcome:
     """Run step ``index`` (1-based) of ``plan`` for ``turn`` through every control."""
     step = plan.steps[index - 1]
+    secrets = (*secrets, *(mandate or NoMandate()).secrets())
     executor = catalog.executors.get(step.tool)
     if executor is None or not executor_admitted(turn.owner, step.tool):
         return _refuse(turn, index, step.tool, "not_admitted", f"{step.tool} is not available to you.")
@@ -151,8 +153,8 @@ def invoke_step(
         consent_consume(consent=approval)
     started = time.monotonic()
     try:
-        # Secrets the turn resolved never reach a model, whatever the executor asks.
-        with withheld_from_models(secrets):
+        # Secrets the turn resolved never reach a model, a log line or a record.
+        with withheld_from_models(secrets), secrets_redacted(secrets):
             result = executor.run(context, resolved.values)
     except Exception as error:  # noqa: BLE001 - an executor failure is an outcome, not a crash
         logger.warning("executor %s raised %s", step.tool, type(error).__name__)
@@ -161,6 +163,8 @@ def invoke_step(
             error=StepError("unknown", "executor_error", f"{step.tool} stopped unexpectedly ({type(error).__name__})."),
         )
     elapsed_ms = int((time.monotonic() - started) * 1000)
+    # Values the mandate resolved during the step are kept out of records too.
+    secrets = (*secrets, *(mandate or NoMandate()).secrets())
     _record_result(record, result, secrets)
     trace_record(
         turn,

@@ -66,15 +66,24 @@ class StepResult:
 
 
 class Mandate(Protocol):
-    """The credentials a turn is authorised to use, resolved only at execution time."""
+    """The credentials a turn is authorised to use, resolved only at execution time.
+
+    ``secrets()`` lists the values resolved so far, so the boundary can keep
+    them out of records, events, logs and model requests.
+    """
 
     def allows(self, capability: str) -> bool: ...
+
+    def secrets(self) -> tuple[str, ...]: ...
 
 
 @dataclass(frozen=True)
 class NoMandate:
     def allows(self, capability: str) -> bool:
         return False
+
+    def secrets(self) -> tuple[str, ...]:
+        return ()
 
 
 @dataclass

@@ -22,12 +22,12 @@ from django.utils import timezone
 
 from apps.runtime.boundary import invoke_step, result_from_json
 from apps.runtime.catalog import current_catalog
-from apps.runtime.executors import Catalog, StepResult, combination_rules
+from apps.runtime.executors import Catalog, Mandate, NoMandate, StepResult, combination_rules
 from apps.runtime.model_client import ModelUsage, counting_into
 from apps.runtime.models import Conversation, StepRecord, Turn
 from apps.runtime.paths import choose_path, plan_cache_store
 from apps.runtime.plans import Plan, PlanInvalid, apply_guards, validate_plan
-from apps.runtime.trace import trace_record, turn_publish
+from apps.runtime.trace import redact, trace_record, turn_publish
 
 logger = logging.getLogger(__name__)
 
@@ -112,7 +112,7 @@ def _inherited_results(turn: Turn) -> dict[int, StepResult]:
     return results
 
 
-def turn_conduct(*, turn: Turn, catalog: Catalog | None = None) -> Turn:
+def turn_conduct(*, turn: Turn, catalog: Catalog | None = None, mandate: Mandate | None = None) -> Turn:
     """Conduct a queued turn to its end (see the module docstring).
 
     Every model request sent while the turn runs — planning, extraction, any
@@ -121,7 +121,7 @@ def turn_conduct(*, turn: Turn, catalog: Catalog | None = None) -> Turn:
     usage = ModelUsage()
     try:
         with counting_into(usage):
-            return _conduct(turn, catalog)
+            return _conduct(turn, catalog, mandate)
     finally:
         if usage.cloud_requests:
             # A request sent stays counted, whatever happened to it or the turn.
@@ -129,7 +129,7 @@ def turn_conduct(*, turn: Turn, catalog: Catalog | None = None) -> Turn:
             turn.cloud_requests += usage.cloud_requests
 
 
-def _conduct(turn: Turn, catalog: Catalog | None) -> Turn:
+def _conduct(turn: Turn, catalog: Catalog | None, mandate: Mandate | None) -> Turn:
     catalog = catalog or current_catalog()
     turn.status = Turn.Status.RUNNING
     turn.started_at = timezone.now()
@@ -174,15 +174,20 @@ def _conduct(turn: Turn, catalog: Catalog | None) -> Turn:
     turn.catalog_signature = catalog.signature
     turn.save(update_fields=["plan", "plan_digest", "catalog_signature", "path"])
     trace_record(turn, "plan.accepted", {"steps": [step.tool for step in plan.steps]})
-    return _run_steps(turn, plan, catalog)
+    return _run_steps(turn, plan, catalog, mandate)
 
 
-def _run_steps(turn: Turn, plan: Plan, catalog: Catalog) -> Turn:
+def _run_steps(turn: Turn, plan: Plan, catalog: Catalog, mandate: Mandate | None) -> Turn:
     results = _inherited_results(turn)
+
+    def answer(**kwargs: Any) -> str:
+        # The answer repeats what steps said: keep the mandate's secrets out of it.
+        return redact(_answer(plan, results, **kwargs), (mandate or NoMandate()).secrets())
+
     for index in range(1, len(plan.steps) + 1):
         if index in results:
             continue
-        outcome = invoke_step(turn=turn, plan=plan, index=index, catalog=catalog, results=results)
+        outcome = invoke_step(turn=turn, plan=plan, index=index, catalog=catalog, results=results, mandate=mandate)
         if outcome.kind == "needs_confirmation" and outcome.consent is not None:
             turn.status = Turn.Status.AWAITING_CONFIRMATION
             turn.answer = "Waiting for your confirmation before: " + outcome.consent.proposal.get("action", "")
@@ -195,18 +200,18 @@ def _run_steps(turn: Turn, plan: Plan, catalog: Catalog) -> Turn:
             return turn
         if outcome.result is None:  # refused or missing input: nothing ran
             _skip_rest(turn, plan, index)
-            return _finish(turn, _stopped_status(results), _answer(plan, results, stop_reason=outcome.reason))
+            return _finish(turn, _stopped_status(results), answer(stop_reason=outcome.reason))
         results[index] = outcome.result
         if outcome.result.outcome == "failed":
             # Recovery never blindly repeats a step that may have changed state.
             _skip_rest(turn, plan, index + 1)
-            return _finish(turn, _stopped_status(results), _answer(plan, results))
+            return _finish(turn, _stopped_status(results), answer())
     status = Turn.Status.COMPLETED
     if any(result.outcome == "partial" for result in results.values()):
         status = Turn.Status.PARTIAL
     if status == Turn.Status.COMPLETED and turn.path in {Turn.Path.PROPOSAL, Turn.Path.FAST_PATH, Turn.Path.AUTOPATH}:
         plan_cache_store(turn=turn, plan=plan.as_json(), catalog=catalog)
-    return _finish(turn, status, _answer(plan, results))
+    return _finish(turn, status, answer())
 
 
 def _skip_rest(turn: Turn, plan: Plan, first: int) -> None:
