@@ -15,9 +15,19 @@ QUOTES_REQUEST = "Read the three quotes in the Purchasing folder, compare their 
 
 @pytest.fixture
 def files_root(settings: Any, tmp_path: Path) -> Path:
+    """Every file the test's owners have or download lives under ``tmp_path``."""
     settings.FILES_ROOT = tmp_path / "files"
+    settings.DOWNLOADS_ROOT = tmp_path / "downloads"
     settings.FILES_ROOT.mkdir()
     return Path(settings.FILES_ROOT)
+
+
+@pytest.fixture
+def root(owner: User, files_root: Path) -> Path:
+    """The owner's own files root."""
+    folder = files_root / str(owner.pk)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
 
 
 def owner_folder(files_root: Path, owner: User, name: str) -> Path:

@@ -26,17 +26,8 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def files_root(settings: Any, tmp_path: Path) -> Path:
-    settings.FILES_ROOT = tmp_path / "files"
-    settings.DOWNLOADS_ROOT = tmp_path / "downloads"
-    return Path(settings.FILES_ROOT)
-
-
-@pytest.fixture
-def root(owner: User, files_root: Path) -> Path:
-    folder = files_root / str(owner.pk)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+def _isolated_files(files_root: Path) -> Path:
+    return files_root
 
 
 def context_for(user: User) -> ExecutionContext:
