@@ -18,12 +18,15 @@ Three processes, as in production:
   the publisher workers and views use — when told to;
 * **daphne** serving ``metnos_site.asgi:application`` on a free loopback
   port, with the same database, Redis and prefix (channels-redis);
-* **the browsers** (this process): autobahn WebSocket clients, asyncio
-  flavour, each sending the session cookie and the site's Origin to
-  ``/ws/events/``, so every connection passes the real stack (Origin check,
-  session authentication, the user's group). They live apart from Django
-  because txaio allows one framework per process and daphne's app loads the
-  Twisted one.
+* **the browsers** (this process): lean asyncio WebSocket clients
+  (``bench/_websocket_client.py``: the RFC 6455 handshake with its accept
+  key checked, unmasked server frames, pings, a masked close), each
+  sending the session cookie and the site's Origin to ``/ws/events/``, so
+  every connection passes the real stack (Origin check, session
+  authentication, the user's group). Real browsers sit on other machines;
+  here the clients share the two cores with the server, so their own cost
+  per message counts in every latency and is kept small. A protocol error
+  from the server counts as an unexpected message.
 
 Each event carries the moment (``CLOCK_MONOTONIC``, shared by the processes)
 it was handed to ``publish_to_user``; a client's latency is the time from
@@ -35,7 +38,9 @@ event: the count printed must be clients x events.
 
 Baseline, measured in the same run against the same server: a single
 connected client receiving the same number of events. The ratio says what
-fanning out to 200 browsers adds. Everything started here — the processes,
+fanning out to 200 browsers adds. The CPU time daphne and the clients spend
+per event (from ``/proc``) is printed too: unlike wall-clock latency it
+hardly moves with other people's load on the machine. Everything started here — the processes,
 the connections, the Redis keys, the temporary folder — is stopped and
 removed at the end, daphne and the publisher by their own PIDs.
 """
@@ -58,6 +63,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from _setup import REPO_ROOT, benchmark_environment, percentile, verdict
+from _websocket_client import LeanClient
 
 TARGET_SECONDS = 0.100
 CLIENTS, EVENTS, BASELINE_EVENTS = 200, 40, 40
@@ -151,49 +157,35 @@ class Round:
     received: int
     wrong: int
     publish_seconds: list[float]
+    server_cpu_seconds: float  # daphne's CPU time over the round (user + system)
+    client_cpu_seconds: float  # this process's
+
+
+def _process_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of ``pid`` so far, from ``/proc`` (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Bench:
-    def __init__(self, port: int, cookie: str, publisher: asyncio.subprocess.Process) -> None:
-        from autobahn.asyncio.websocket import WebSocketClientFactory, WebSocketClientProtocol
+    def __init__(self, port: int, cookie: str, publisher: asyncio.subprocess.Process, server_pid: int) -> None:
+        self.port, self.cookie, self.publisher, self.arrivals = port, cookie, publisher, Arrivals()
+        self.server_pid = server_pid
+        self.clients: list[LeanClient] = []
 
-        self.port, self.publisher, self.arrivals = port, publisher, Arrivals()
-        self.clients: list[Any] = []
-        arrivals = self.arrivals
-
-        class BrowserClient(WebSocketClientProtocol):  # autobahn's callback names
-            def __init__(self) -> None:
-                super().__init__()
-                loop = asyncio.get_running_loop()
-                self.opened: asyncio.Future[bool] = loop.create_future()
-                self.closed: asyncio.Future[bool] = loop.create_future()
-
-            def onOpen(self) -> None:
-                self.opened.set_result(True)
-
-            def onMessage(self, payload: bytes, isBinary: bool) -> None:
-                arrivals.arrived(payload, time.monotonic())
-
-            def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
-                if not self.opened.done():
-                    self.opened.set_exception(ConnectionError(f"closed during the handshake: {code} {reason}"))
-                if not self.closed.done():
-                    self.closed.set_result(True)
-
-        self.factory = WebSocketClientFactory(
-            f"ws://127.0.0.1:{port}/ws/events/", origin=f"http://127.0.0.1:{port}", headers={"Cookie": cookie}
-        )
-        self.factory.protocol = BrowserClient
-        # 200 disconnections at once take the server a while (each leaves the group in Redis).
-        self.factory.setProtocolOptions(closeHandshakeTimeout=15)
+    def _client(self) -> LeanClient:
+        return LeanClient(
+            host=f"127.0.0.1:{self.port}", path="/ws/events/", origin=f"http://127.0.0.1:{self.port}",
+            cookie=self.cookie, on_text=self.arrivals.arrived,
+        )  # fmt: skip
 
     async def connect(self, count: int) -> None:
         loop = asyncio.get_running_loop()
         gate = asyncio.Semaphore(CONNECT_CONCURRENCY)
 
-        async def one() -> Any:
+        async def one() -> LeanClient:
             async with gate:
-                _, client = await loop.create_connection(self.factory, "127.0.0.1", self.port)
+                _, client = await loop.create_connection(self._client, "127.0.0.1", self.port)
                 await asyncio.wait_for(client.opened, timeout=10)
                 return client
 
@@ -211,6 +203,7 @@ class Bench:
         arrivals.expected, arrivals.latencies, arrivals.counts, arrivals.complete = len(self.clients), [], {}, {}
         arrivals.wrong = 0
         publish_seconds = []
+        server_cpu, client_cpu = _process_cpu_seconds(self.server_pid), time.process_time()
         for number in range(1, events + 1):
             arrivals.counts[number] = 0
             arrivals.complete[number] = asyncio.Event()
@@ -219,16 +212,20 @@ class Bench:
                 await asyncio.wait_for(arrivals.complete[number].wait(), EVENT_TIMEOUT_SECONDS)
             await asyncio.sleep(PAUSE_SECONDS)
         await asyncio.sleep(0.2)  # late arrivals still count
+        server_cpu = _process_cpu_seconds(self.server_pid) - server_cpu
+        client_cpu = time.process_time() - client_cpu
         received = sum(arrivals.counts.values())
-        return Round(len(self.clients), events, list(arrivals.latencies), received, arrivals.wrong, publish_seconds)
+        wrong = arrivals.wrong + sum(client.violations for client in self.clients)
+        latencies = list(arrivals.latencies)
+        return Round(len(self.clients), events, latencies, received, wrong, publish_seconds, server_cpu, client_cpu)
 
     async def close(self) -> None:
         for client in self.clients:
-            client.sendClose()
-        await asyncio.wait([client.closed for client in self.clients], timeout=20)
+            client.close()
+        if self.clients:
+            await asyncio.wait([client.closed for client in self.clients], timeout=20)
         for client in self.clients:
-            if client.transport is not None:
-                client.transport.close()
+            client.abort()
 
 
 def _free_port() -> int:
@@ -309,7 +306,7 @@ async def measure(prefix: str) -> tuple[Round, Round, int]:
             )  # fmt: skip
         await _wait_for_http(port, server, log)
 
-        bench = Bench(port, started["cookie"], publisher_process)
+        bench = Bench(port, started["cookie"], publisher_process, server.pid)
         await bench.connect(1)
         await bench.round(5)  # warm-up
         single = await bench.round(BASELINE_EVENTS)
@@ -363,6 +360,12 @@ def main() -> int:
     )
     complete = many.received == many.clients * many.events and not many.wrong
     p95 = percentile(many.latencies, 0.95) if many.latencies else float("inf")
+    server_single, server_many = (round_.server_cpu_seconds / round_.events for round_ in (single, many))
+    print(
+        f"CPU per event, daphne                  : {server_single * 1e3:.1f} ms with 1 client, "
+        f"{server_many * 1e3:.1f} ms with {many.clients} ({server_many / max(server_single, 1e-6):.0f}x); "
+        f"these clients {many.client_cpu_seconds / many.events * 1e3:.1f} ms with {many.clients}"
+    )
     if many.latencies and single.latencies:
         ratio_p95 = p95 / percentile(single.latencies, 0.95)
         ratio_p50 = statistics.median(many.latencies) / statistics.median(single.latencies)

@@ -16,6 +16,9 @@ urlpatterns = [
     path(settings.ADMIN_PATH, admin.site.urls),
     path("accounts/", include("apps.accounts.urls")),
     path("api/v1/", include((api_router.urls, "api"), namespace="api")),
+    path("vault/", include("apps.vault.urls")),
+    path("web/", include("apps.sites.urls")),
+    path("work/", include("apps.lre.urls")),
     path("", include("apps.runtime.urls")),
     path("", include("apps.core.portal_urls")),
 ]

@@ -24,7 +24,7 @@ from rest_framework.test import APIClient
 
 from apps.accounts.models import User
 
-pytest_plugins = ["tests.model_server"]
+pytest_plugins = ["tests.model_server", "tests.failed_tests"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SERVICES_PASS = not settings.EMBEDDED_SERVICES
@@ -127,7 +127,10 @@ def background_worker(django_db_setup: None, django_db_blocker: object) -> Itera
     """A real worker: in-process in the embedded pass, a process in the services pass."""
     if not SERVICES_PASS:
         from apps.core.embedded_worker import start_embedded_worker
+        from metnos_site.celery import app
 
+        # Earlier tests in this process enqueued work no worker took; their rows are gone.
+        app.control.purge()
         worker = start_embedded_worker(concurrency=2)
         yield WorkerHandle(kind="embedded", hostname=worker.hostname)
         return

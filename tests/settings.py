@@ -20,6 +20,12 @@ if "METNOS_DATA_DIR" not in os.environ:
 # The test harness starts the worker itself (in-process or as a process).
 os.environ.setdefault("METNOS_EMBEDDED_WORKER", "false")
 
+# The managed browser may reach the fixture web on loopback, and nothing else:
+# sub-resources outside a session's websites go only to loopback (no request
+# ever leaves this machine). Tests of the refusals use the default guard.
+os.environ.setdefault("METNOS_SITES_ALLOW_PRIVATE", "127.0.0.0/8,::1/128")
+os.environ.setdefault("METNOS_SITES_OUTSIDE_REQUESTS", "opened")
+
 from metnos_site.settings import *  # noqa: F403
 from metnos_site.settings import DATABASES
 

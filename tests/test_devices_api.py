@@ -25,7 +25,7 @@ def _pair(user: User, name: str = "Kitchen tablet") -> dict[str, object]:
 def test_pairing_shows_the_token_once_and_stores_only_its_hash(owner: User) -> None:
     body = _pair(owner)
     token = str(body["token"])
-    device = Device.objects.get(pk=body["id"])
+    device = Device.objects.get(pk=int(str(body["id"])))
     assert device.owner == owner
     assert device.token_hash == hash_token(token)
     assert token not in {device.token_hash, device.token_prefix, device.name}
@@ -95,7 +95,7 @@ def test_token_appears_in_no_log_or_admin_page(owner: User, operator: User, capl
         admin.get(f"/{settings.ADMIN_PATH}accounts/device/{body['id']}/change/"),
         admin.get(f"/{settings.ADMIN_PATH}accounts/device/?q={token[:12]}"),
     ]
-    device = Device.objects.get(pk=body["id"])
+    device = Device.objects.get(pk=int(str(body["id"])))
     for page in pages:
         assert page.status_code == 200
         assert token.encode() not in page.content

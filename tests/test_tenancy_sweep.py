@@ -6,6 +6,7 @@ covered without editing this file — and fails naming whatever leaks.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +26,9 @@ NOT_EXPOSED_OVER_REST: dict[str, str] = {
     "runtime.StepRecord": "served inside /api/v1/turns/{id}/ for the turn's owner",
     "runtime.TraceEvent": "served by /api/v1/turns/{id}/trace/ for the turn's owner",
     "runtime.PlanCache": "internal plan cache; never shown or edited over REST",
+    "lre.LrePhase": "served inside /api/v1/lre-jobs/{id}/ (progress) for the job's owner",
+    "lre.LreBatch": "served by /api/v1/lre-jobs/{id}/review/ and its batch decisions for the job's owner",
+    "metnos_sites.HandoffPanel": "served by the portal's /web/handoff/{id}/ page and its endpoints for the owner",
 }
 
 VALID_TENANCY = {"owned", "self"}
@@ -65,6 +69,8 @@ def api_routes() -> list[ApiRoute]:
 
 def _concrete_path(route: ApiRoute, pk: Any) -> str:
     path = route.path.replace("(?P<pk>[^/.]+)", str(pk)).replace("<pk>", str(pk))
+    # Other captured parts of a nested route (a batch of a job) get a plausible id too.
+    path = re.sub(r"\(\?P<\w+>[^)]*\)", "1", path)
     return "/" + path.replace("^", "").replace("$", "")
 
 

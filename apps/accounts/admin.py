@@ -13,6 +13,8 @@ from apps.core.admin import OperatorModelAdmin, is_operator
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
     list_display = ("username", "email", "is_staff", "is_superuser", "is_active", "last_login")
+    # Executors withdrawn from this user: names from the catalog, never the user's content.
+    fieldsets = (*DjangoUserAdmin.fieldsets, ("Capabilities", {"fields": ("disabled_executors",)}))  # type: ignore[misc]
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return is_operator(request)

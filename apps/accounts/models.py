@@ -21,6 +21,10 @@ class User(AbstractUser):
     ``superuser``.
     """
 
+    # Executors an operator has withdrawn from this user (names from the catalog): the
+    # invocation boundary admits none of them for this owner, whatever the plan says.
+    disabled_executors = models.JSONField(default=list, blank=True)
+
     @property
     def role(self) -> Role:
         if self.is_superuser:

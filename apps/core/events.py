@@ -7,13 +7,14 @@ that group, never to a shared group filtered afterwards.
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 from typing import Literal, TypedDict
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
-# The Channels handler name for user events (``user.event`` → ``user_event``).
+# The type of the channel-layer message that carries one user event.
 CHANNELS_MESSAGE_TYPE = "user.event"
 
 
@@ -38,6 +39,8 @@ class TurnEvent(TypedDict, total=False):
         "turn.step_finished",
         "turn.confirmation_requested",
         "turn.input_requested",
+        "turn.handoff_opened",
+        "turn.handoff_closed",
         "turn.finished",
     ]
     turn_id: int
@@ -53,6 +56,16 @@ class TurnEvent(TypedDict, total=False):
     consent_id: int
     proposal: dict[str, str]
     files: list[dict[str, object]]
+    cloud_requests: int
+    # A question to the user (turn.input_requested); never its answer.
+    input_id: int
+    kind: str
+    prompt: str
+    sensitive: bool
+    # A verification panel (turn.handoff_opened / _closed).
+    panel_id: int
+    url: str
+    expires_at: str
 
 
 UserEvent = DeviceEvent | TaskEvent | TurnEvent
@@ -102,13 +115,22 @@ def _target_loop() -> asyncio.AbstractEventLoop:
     return _dedicated_loop()
 
 
+def user_event_message(group: str, event: UserEvent) -> dict[str, str]:
+    """The channel-layer message for ``event``: its JSON text, encoded once for every socket.
+
+    It names its group because one relay channel per serving process joins
+    the groups of all the users it has sockets for (``apps/core/event_relay.py``).
+    """
+    return {"type": CHANNELS_MESSAGE_TYPE, "group": group, "text": json.dumps(event, separators=(",", ":"))}
+
+
 def publish_to_user(user_id: int, event: UserEvent) -> None:
     """Send ``event`` to every open browser of ``user_id`` (and nobody else)."""
     layer = get_channel_layer()
     if layer is None:
         return
     group = user_group_name(user_id)
-    message = {"type": CHANNELS_MESSAGE_TYPE, "event": dict(event)}
+    message = user_event_message(group, event)
     loop = _target_loop()
     try:
         running = asyncio.get_running_loop()

@@ -6,4 +6,5 @@ app_name = "portal"
 
 urlpatterns = [
     path("", portal.home, name="home"),
+    path("system/services/", portal.system_services, name="services"),
 ]

@@ -27,6 +27,16 @@ def secrets_redacted(secrets: Iterable[str]) -> Iterator[None]:
         _active_secrets.reset(token)
 
 
+def secret_register(value: str) -> None:
+    """Redact ``value`` too, until the enclosing :func:`secrets_redacted` block ends.
+
+    For a value first known during a step (the vault's mandate resolving a
+    credential): leaving the block restores the previous set.
+    """
+    if value and value not in _active_secrets.get():
+        _active_secrets.set((*_active_secrets.get(), value))
+
+
 def redact_text(text: str, secrets: Iterable[str] | None = None) -> str:
     for secret in secrets if secrets is not None else _active_secrets.get():
         if secret:

@@ -5,3 +5,14 @@ class LreConfig(AppConfig):
     name = "apps.lre"
     label = "lre"
     verbose_name = "Long-running work"
+
+    def ready(self) -> None:
+        from apps.lre.batching import register_per_item
+        from apps.lre.handoff import lre_handoff
+        from apps.runtime.handoff import register_handoff
+
+        register_handoff(lre_handoff)
+
+        # The built-in readers and extractors work item by item: a batch of
+        # files yields the union of what each file yields.
+        register_per_item("read_files", "extract_entries")

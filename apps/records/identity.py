@@ -14,6 +14,17 @@ Entry points
     Completes list rows with the detail views reached from them by observed
     navigation (``links``: a sequence of ``ObservedLink``).
 
+How a cell is read (the rules below rest on these)
+--------------------------------------------------
+``codes_in(text) -> tuple[(normalised code, code as observed), ...]``
+    The codes a text shows (see Codes and identifiers).
+``comparable(value)``
+    The hashable reading two cells agree on: normalised text, a number or
+    amount by value (``Decimal``/``int``; ``"1.234"`` and ``"00123"`` stay
+    text), a date by value; ``None`` for an empty cell.
+``analyse_text(text) -> (comparable, codes)`` and ``analyse_texts(texts)``
+    Both readings at once, for one text or a column of texts.
+
 Types (frozen dataclasses)
 --------------------------
 ``ObservedLink(row_index, detail_source_id)``
@@ -64,7 +75,8 @@ only row of its own source showing that code.
 Two rows are *known different* when one field shows, on each, an identifier
 the other row does not show at all, as two invoices with different numbers
 do even when both show the same supply identifier. Known-different rows are
-never merged and never reported as possible duplicates.
+never merged; they are reported as possible duplicates only through equal
+values that show no code (see below).
 
 Rules of ``merge_rows``
 -----------------------
@@ -81,19 +93,38 @@ Rules of ``merge_rows``
   identifier and agrees with every other member, so ``A~B`` by code X and
   ``B~C`` by code Y never join ``A`` and ``C``; a row without a code never
   merges, so it cannot bridge two invoices.
+* A row that agrees, through one identifier, with two rows that are
+  different items (a row showing only the supply identifier, beside two
+  invoices showing it with different numbers) joins neither: it could be a
+  copy of either, and choosing would follow row order. It stays separate
+  and is reported as a possible duplicate of both.
 * Rows of truncated sources never merge.
 * A merged row keeps the values of its most complete member (most non-empty
   fields; ties go to the smallest source id) exactly as read, nothing blended
   in from the others; its note names the identifier and the sources.
-* Possible duplicates, kept separate: rows sharing an identifier that did not
-  merge and are not known different (contradictions, different codes in a
-  field, other identifiers, a truncated view, or a member already merged
-  under another code); and rows of different sources
-  with at least two equal fields and no shared identifier, unless they are
-  known different or a common field shows different codes. A value found on
-  every row of a source with two or more rows is not an equal field for that
-  source, as a code on every row identifies nothing (a supplier's name, a
-  status shared by a whole page). Each pair of output rows is reported once.
+* Possible duplicates, kept separate (the spec: "rows of different sources
+  with at least two equal fields and no shared identifier, or with a shared
+  identifier but more contradicting than agreeing fields"):
+
+  - rows sharing an identifier that did not merge and are not known
+    different (contradictions, no field in common, different codes in a
+    field, other identifiers, a truncated view, a member already merged
+    under another code, or a row that could belong to either of two
+    different items);
+  - rows of different sources with at least two equal fields and no shared
+    identifier;
+  - rows a common field shows different codes on (``INV-20-005`` /
+    ``INV-200-05``), known different or not, when at least two fields that
+    show no code are equal, each through a value shared by at most
+    ``MAX_ROWS_PER_SHARED_VALUE`` rows (the same amount and date): maybe one
+    item read with a misread code, or issued twice. Equal codes (a supply
+    identifier on the bills of one supply) and widely shared values (a
+    status) do not count for them.
+
+  A value found on every row of a source with two or more rows is not an
+  equal field for that source, as a code on every row identifies nothing (a
+  supplier's name, a status shared by a whole page). Each pair of output
+  rows is reported once.
 * The result does not depend on the order of the sources: every decision is
   taken in source-id order; only the listing follows the reading order.
 
@@ -125,13 +156,15 @@ counting rows where the value is on every row of their source), so the cost
 stays linear. A value shared more widely (a status, a busy issue date) still
 counts when two rows are compared through another value, but rows that agree
 only on such values are not sought; those values are listed in
-``common_values`` and ``message()`` says so. Merging itself has no bound:
+``common_values`` and ``message()`` says so. For rows showing different
+codes, a widely shared value does not count at all: their pairs are counted
+through the bounded values alone. Merging itself has no bound:
 an identifier groups at most one row per source.
 """
 
 from __future__ import annotations
 
-from apps.records.identity_codes import MIN_CODE_CHARACTERS
+from apps.records.identity_codes import MIN_CODE_CHARACTERS, analyse_text, analyse_texts, codes_in, comparable
 from apps.records.identity_links import merge_list_and_detail
 from apps.records.identity_results import (
     MAX_ROWS_PER_SHARED_VALUE,
@@ -155,6 +188,10 @@ __all__ = [
     "Origin",
     "PossibleDuplicate",
     "UnmergedLink",
+    "analyse_text",
+    "analyse_texts",
+    "codes_in",
+    "comparable",
     "merge_list_and_detail",
     "merge_rows",
 ]

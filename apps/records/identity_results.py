@@ -6,8 +6,10 @@ everything public here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Literal
 
 from apps.records.rows import CellValue, Row, Source
@@ -45,6 +47,24 @@ class MergedRow:
     def merged(self) -> bool:
         """True when the row stands for more than one observation."""
         return len(self.origins) > 1
+
+
+# The slot descriptors of MergedRow, which its generated __init__ writes through too.
+_SET_VALUES, _SET_ORIGINS, _SET_NOTE = (getattr(MergedRow, name).__set__ for name in ("values", "origins", "note"))
+_consume: Callable[[Iterable[object]], None] = deque[object](maxlen=0).extend  # runs an iterator to its end
+
+
+def rows_read_once(values: Sequence[dict[str, CellValue]], origins: Iterable[tuple[Origin, ...]]) -> list[MergedRow]:
+    """``MergedRow(v, o)`` for each pair: rows that stand for one observation, without a note.
+
+    Built as the dataclass's own ``__init__`` builds them, slot by slot, but
+    without a Python-level call per row: a merge outputs tens of thousands.
+    """
+    rows: list[MergedRow] = list(map(object.__new__, repeat(MergedRow, len(values))))
+    _consume(map(_SET_VALUES, rows, values))
+    _consume(map(_SET_ORIGINS, rows, origins))
+    _consume(map(_SET_NOTE, rows, repeat("")))
+    return rows
 
 
 @dataclass(frozen=True, slots=True)

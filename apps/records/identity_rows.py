@@ -8,65 +8,112 @@ field value shared by at most ``MAX_ROWS_PER_SHARED_VALUE`` rows.
 
 from __future__ import annotations
 
+import datetime as dt
 import gc
-from collections.abc import Collection, Iterator, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from itertools import compress, islice, repeat
 from types import MappingProxyType
+from typing import NamedTuple
 
-from apps.records.identity_codes import conflicting_codes, display, normalise_text
+from apps.records.identity_codes import Code, conflicting_codes, display, normalise_text
 from apps.records.identity_results import (
     MAX_ROWS_PER_SHARED_VALUE,
     CommonValue,
     MergedRow,
     MergeResult,
     PossibleDuplicate,
+    rows_read_once,
     sources_by_id,
 )
 from apps.records.identity_table import RowTable
 from apps.records.rows import Source
 
 
-@dataclass(frozen=True)
-class _Verdict:
+class _Verdict(NamedTuple):
     compatible: bool
     score: int  # agreeing minus contradicting common fields, when compatible
     reason: str  # why not, when not
+    different_items: bool = False  # not compatible because they show different codes
 
 
 def _evaluate(table: RowTable, a: int, b: int, code: str) -> _Verdict:
     """Whether rows ``a`` and ``b`` (different sources, sharing identifier ``code``) are copies of one item."""
-    shown = table.shown(a, code)
     for r in (a, b):
         if table.truncated(r):
-            return _Verdict(False, 0, f"same identifier {shown}, but {table.source_id(r)} is a truncated view")
-    conflict = conflicting_codes(table.field_codes(a), table.field_codes(b)) if table.codes_conflict(a, b) else None
-    if conflict is not None:
-        key, code_a, code_b = conflict
-        return _Verdict(
-            False, 0, f"same identifier {shown}, but {table.key_shown[key]} shows different codes ({code_a} / {code_b})"
-        )
-    only_a = sorted(c for c in table.identifiers(a) if c not in table.codes(b))
-    only_b = sorted(c for c in table.identifiers(b) if c not in table.codes(a))
+            return _Verdict(
+                False, 0, f"same identifier {table.shown(a, code)}, but {table.source_id(r)} is a truncated view"
+            )
+    if table.codes_conflict(a, b):
+        conflict = conflicting_codes(table.field_codes(a), table.field_codes(b))
+        if conflict is not None:
+            key, code_a, code_b = conflict
+            return _Verdict(
+                False,
+                0,
+                f"same identifier {table.shown(a, code)}, but {table.key_shown[key]} shows different codes "
+                f"({code_a} / {code_b})",
+                different_items=True,
+            )
+    codes_a, codes_b = table.codes(a), table.codes(b)
+    only_a = [c for c in table.identifiers(a) if c not in codes_b]
+    only_b = [c for c in table.identifiers(b) if c not in codes_a] if only_a else []
     if only_a and only_b:
         return _Verdict(
             False,
             0,
-            f"same identifier {shown}, but they also show different identifiers "
-            f"{table.shown(a, only_a[0])} and {table.shown(b, only_b[0])}",
+            f"same identifier {table.shown(a, code)}, but they also show different identifiers "
+            f"{table.shown(a, min(only_a))} and {table.shown(b, min(only_b))}",
+            different_items=True,
         )
     items_a, items_b = table.items(a), table.items(b)
-    common = items_a.keys() & items_b.keys()
-    differing = sorted(k for k in common if items_a[k] != items_b[k])
-    agree = len(common) - len(differing)
+    common = 0
+    differing: list[str] = []
+    for key, value in items_a.items():
+        if key in items_b:
+            common += 1
+            if value != items_b[key]:
+                differing.append(key)
+    agree = common - len(differing)
     if agree > len(differing):
         return _Verdict(True, agree - len(differing), "")
+    if not common:  # the identifier stands in fields of different names: nothing to weigh
+        return _Verdict(False, 0, f"same identifier {table.shown(a, code)}, but no field in common to compare")
+    differing.sort()
     return _Verdict(
         False,
         0,
-        f"same identifier {shown}, but {len(differing)} of {len(common)} common fields differ "
+        f"same identifier {table.shown(a, code)}, but {len(differing)} of {common} common fields differ "
         f"({table.fields(differing)})",
     )
+
+
+def _shows_another_identifier(
+    table: RowTable, r: int, cell: tuple[Code, ...], code: str, other: dict[str, str]
+) -> bool:
+    """Whether ``cell`` of row ``r`` shows an identifier of ``r`` other than ``code`` that ``other`` lacks."""
+    return any(c != code and c not in other and table.is_identifier(c, r) for c, _ in cell)
+
+
+def _known_different(table: RowTable, code: str, a: int, b: int) -> bool:
+    """Whether one field shows, on each row, an identifier (not ``code``) the other row does not show at all."""
+    if table.private_fields(a) & table.private_fields(b):
+        return True
+    cells_b: dict[str, tuple[Code, ...]] | None = None
+    for nk, cell_a in table.code_cells(a):
+        if len(cell_a) == 1 and cell_a[0][0] == code:
+            continue  # the shared identifier alone, the usual cell
+        if cells_b is None:
+            cells_b = dict(table.code_cells(b))
+        cell_b = cells_b.get(nk)
+        if (
+            cell_b is not None
+            and _shows_another_identifier(table, a, cell_a, code, table.codes(b))
+            and _shows_another_identifier(table, b, cell_b, code, table.codes(a))
+        ):
+            return True
+    return False
 
 
 def _undecided_pairs(table: RowTable, code: str, rows: Sequence[int]) -> list[tuple[int, int]]:
@@ -79,35 +126,30 @@ def _undecided_pairs(table: RowTable, code: str, rows: Sequence[int]) -> list[tu
     each of fifty pages) only yields the pairs whose identifier-bearing
     fields differ, plus the pairs where one row shows another's identifier.
     """
-
-    def known_different(a: int, b: int) -> bool:
-        if table.private_fields(a) & table.private_fields(b):
-            return True
-        cells_b = dict(table.code_cells(b))
-        if not cells_b:
-            return False
-        codes_a, codes_b = table.codes(a), table.codes(b)
-        for nk, cell_a in table.code_cells(a):
-            cell_b = cells_b.get(nk)
-            if (
-                cell_b is not None
-                and any(c != code and c not in codes_b and table.is_identifier(c, a) for c, _ in cell_a)
-                and any(c != code and c not in codes_a and table.is_identifier(c, b) for c, _ in cell_b)
-            ):
-                return True
-        return False
-
     if len(rows) == 2:  # the usual group: one item read on two pages
-        return [] if known_different(*rows) else [(rows[0], rows[1])]
+        return [] if _known_different(table, code, *rows) else [(rows[0], rows[1])]
     # Rows showing other identifiers in a common field are known different
     # unless one shows the other's code: classes by such fields skip those
     # pairs at once, and citations are paired below.
+    # One pass over the rows' codes finds both: the fields showing another
+    # identifier of the row, and the identifiers other rows show too.
+    code_rows, single_in_source, code_cells = table.code_rows, table.single_in_source, table.code_cells
     classes: dict[frozenset[str], list[int]] = {}
+    citations: list[tuple[int, str]] = []
     for r in rows:
-        signature = frozenset(
-            nk for nk, cell in table.code_cells(r) if any(c != code and table.is_identifier(c, r) for c, _ in cell)
-        )
-        classes.setdefault(signature, []).append(r)
+        fields: list[str] = []
+        for nk, cell in code_cells(r):
+            for c, _ in cell:
+                if c == code:
+                    continue
+                single = single_in_source.get(c)
+                if single is not None and r not in single:
+                    continue  # another row of its source shows it too: no identifier of this row
+                if not fields or fields[-1] != nk:
+                    fields.append(nk)
+                if type(code_rows[c]) is not int:
+                    citations.append((r, c))
+        classes.setdefault(frozenset(fields), []).append(r)
     pairs: set[tuple[int, int]] = set()
     signatures = list(classes)
     for x, first in enumerate(signatures):
@@ -118,22 +160,50 @@ def _undecided_pairs(table: RowTable, code: str, rows: Sequence[int]) -> list[tu
                 pairs.update((min(a, b), max(a, b)) for b in classes[second] if b != a)
     # A row citing another member's code may be a copy (or a credit note citing the invoice).
     members = set(rows)
-    for a in rows:
-        for _, cell in table.code_cells(a):
-            for c, _ in cell:
-                bucket = table.code_rows[c]
-                if c == code or isinstance(bucket, int) or not table.is_identifier(c, a):
-                    continue
-                if len(bucket) <= len(rows):
-                    pairs.update((min(a, b), max(a, b)) for b in bucket if b != a and b in members)
-                else:  # a widely shown code: look through the group instead
-                    pairs.update((min(a, b), max(a, b)) for b in rows if b != a and c in table.codes(b))
-    return sorted(pair for pair in pairs if not known_different(*pair))
+    for a, c in citations:
+        bucket: list[int] = code_rows[c]  # type: ignore[assignment]
+        if len(bucket) <= len(rows):
+            pairs.update((min(a, b), max(a, b)) for b in bucket if b != a and b in members)
+        else:  # a widely shown code: look through the group instead
+            pairs.update((min(a, b), max(a, b)) for b in rows if b != a and c in table.codes(b))
+    return sorted(pair for pair in pairs if not _known_different(table, code, *pair))
 
 
-def _groups(table: RowTable) -> tuple[list[tuple[str, list[int]]], dict[tuple[int, int], tuple[str, _Verdict]]]:
-    """Merged groups ``(identifier, rows)`` and the verdict on every undecided pair sharing an identifier."""
-    verdicts: dict[tuple[int, int], tuple[str, _Verdict]] = {}
+_VerdictMap = dict[tuple[int, int], tuple[str, _Verdict]]
+
+
+class _Groups(NamedTuple):
+    """What the identifiers decide: merged groups, verdicts, and the rows no group could claim alone."""
+
+    groups: list[tuple[str, list[int]]]  # (identifier, rows)
+    verdicts: _VerdictMap  # every undecided pair sharing an identifier
+    ambiguous: dict[int, str]  # row -> the identifier different items show with it
+
+
+def _ambiguous_members(
+    clique: list[int], compatible: dict[int, set[int]], undecided: set[tuple[int, int]], verdicts: _VerdictMap
+) -> list[int]:
+    """Members of ``clique`` that agree as well with a row outside it that is a different item from a member.
+
+    Such a member (a row showing only the supply identifier, beside two
+    invoices that show it with different numbers) could be a copy of
+    either item: taking it into this group would decide by row order.
+    """
+    inside = set(clique)
+
+    def different(x: int, m: int) -> bool:
+        pair = (min(x, m), max(x, m))
+        return pair not in undecided or verdicts[pair][1].different_items  # known different, or different codes
+
+    outside = {x for r in clique for x in compatible[r] if x not in inside}
+    rival = {x for x in outside if any(different(x, m) for m in clique)}
+    return [r for r in clique if not rival.isdisjoint(compatible[r])]
+
+
+def _groups(table: RowTable) -> _Groups:
+    """Merged groups, the verdict on every undecided pair sharing an identifier, and the ambiguous rows."""
+    verdicts: _VerdictMap = {}
+    ambiguous: dict[int, str] = {}
     proposals: list[tuple[int, int, str, list[int]]] = []
     for code in sorted(c for c, rows in table.members.items() if len(rows) > 1):
         undecided = _undecided_pairs(table, code, table.members[code])
@@ -158,6 +228,10 @@ def _groups(table: RowTable) -> tuple[list[tuple[str, list[int]]], dict[tuple[in
         for r in sorted(compatible, key=lambda r: (-len(compatible[r]), -len(table.items(r)), r)):
             if all(m in compatible[r] for m in clique):
                 clique.append(r)
+        # A row that agrees with two different items is a copy of neither for sure: it stays apart.
+        for r in _ambiguous_members(clique, compatible, set(undecided), verdicts):
+            clique.remove(r)
+            ambiguous.setdefault(r, code)
         if len(clique) > 1:
             clique.sort()
             score = sum(verdicts[(a, b)][1].score for x, a in enumerate(clique) for b in clique[x + 1 :])
@@ -172,64 +246,112 @@ def _groups(table: RowTable) -> tuple[list[tuple[str, list[int]]], dict[tuple[in
         if len(free) > 1:
             groups.append((code, free))
             taken.update(free)
-    return groups, verdicts
+    return _Groups(groups, verdicts, ambiguous)
 
 
-def _equal_value_pairs(table: RowTable, common_values: list[CommonValue]) -> list[tuple[int, int]]:
-    """Pairs of rows of different sources sharing a distinguishing field value, in ascending order.
+class _ValuePairs(NamedTuple):
+    """Pairs found through shared field values, each in ascending order, sorted."""
 
+    pairs: list[tuple[int, int]]  # no field shows them different codes
+    different_codes: list[tuple[int, int]]  # a field shows different codes, yet two distinguishing values are equal
+
+
+def _equal_value_pairs(table: RowTable, output_of: Sequence[int], common_values: list[CommonValue]) -> _ValuePairs:
+    """Pairs of rows sharing a distinguishing field value that may be one item.
+
+    Only rows of different sources and of different output rows are paired.
     Values found on every row of their source are left out; a value on more
     than ``MAX_ROWS_PER_SHARED_VALUE`` other rows is appended to
-    ``common_values`` instead of being expanded into pairs.
+    ``common_values`` instead of being expanded into pairs, which keeps the
+    pairs linear in the number of cells.
+
+    Rows a common field shows different codes on (two invoice numbers) are
+    counted apart, through values that show no code: they are kept when two
+    such distinguishing values are equal (the same amount and date). A
+    shared supply identifier, a code, says they are of one supply, not that
+    they may be one item.
     """
     n = len(table.raw)
     pairs: set[int] = set()
-    source_of = table.source_of
+    counted: Counter[int] = Counter()
+    dated: set[int] = set()  # pairs with an equal date (counted once)
+    source_of, codes_conflict, private_fields = table.source_of, table.codes_conflict, table.private_fields
+
+    def candidate(a: int, b: int) -> bool:
+        return source_of[a] != source_of[b] and output_of[a] != output_of[b]
+
     for nk, buckets in table.by_value.items():
         constant_rows = table.constant_rows.get(nk, {})
-        for comp, bucket in buckets.items():
-            if isinstance(bucket, int):
-                continue
+        for comp, bucket in compress(buckets.items(), map(isinstance, buckets.values(), repeat(list))):
             hidden = constant_rows.get(comp, 0)
-            live = len(bucket) - hidden
+            live = len(bucket) - hidden  # type: ignore[arg-type]
             if live > MAX_ROWS_PER_SHARED_VALUE:
                 common_values.append(CommonValue(table.key_shown[nk], display(comp), live))
                 continue
             if live < 2:
                 continue
-            rows = bucket
+            rows: Sequence[int] = bucket  # type: ignore[assignment]
             if hidden:
                 rows = [r for r in rows if table.constants[source_of[r]].get(nk) != comp]
-            # Rows with a private code in a common field (two invoice numbers
-            # under one supply identifier) are different items: skip those pairs.
+            if not table.shows_code(rows[0], nk):  # an amount, a date: rows with different codes count too
+                # Dates count once however many agree: a due date follows from its issue date.
+                is_date = isinstance(comp, dt.date)
+                for x, a in enumerate(rows):
+                    private_a = private_fields(a)
+                    for b in rows[x + 1 :]:
+                        if candidate(a, b):
+                            if private_a & private_fields(b) or codes_conflict(a, b):
+                                if is_date:
+                                    dated.add(a * n + b)
+                                else:
+                                    counted[a * n + b] += 1
+                            else:
+                                pairs.add(a * n + b)
+                continue
             if len(rows) == 2:  # the usual bucket, without the classes below
                 a, b = rows
-                if source_of[a] != source_of[b] and not table.private_fields(a) & table.private_fields(b):
+                if candidate(a, b) and not codes_conflict(a, b):
                     pairs.add(a * n + b)
                 continue
+            # Rows with a private code in a common field (two invoice numbers
+            # under one supply identifier) conflict: skip those pairs at once.
             classes: dict[frozenset[str], list[int]] = {}
             for r in rows:
-                classes.setdefault(table.private_fields(r), []).append(r)
+                classes.setdefault(private_fields(r), []).append(r)
             signatures = list(classes)
             for x, first in enumerate(signatures):
                 for second in signatures[x:]:
                     if first & second:
                         continue
                     for a in classes[first]:
-                        source_a = source_of[a]
                         pairs.update(
-                            min(a, b) * n + max(a, b) for b in classes[second] if b != a and source_of[b] != source_a
+                            min(a, b) * n + max(a, b)
+                            for b in classes[second]
+                            if b != a and candidate(a, b) and not codes_conflict(a, b)
                         )
-    return [divmod(p, n) for p in sorted(pairs)]
+    return _ValuePairs(
+        [divmod(p, n) for p in sorted(pairs)],
+        [divmod(p, n) for p in sorted(p for p in set(counted) | dated if counted[p] + (p in dated) > 1)],
+    )
 
 
-def _equal_fields(table: RowTable, a: int, b: int) -> list[str]:
-    """Keys on which ``a`` and ``b`` agree, leaving out values found on every row of either source."""
+def _equal_fields(table: RowTable, a: int, b: int, *, without_codes: bool = False) -> list[str]:
+    """Keys on which ``a`` and ``b`` agree, leaving out values found on every row of either source.
+
+    ``without_codes`` leaves out the values showing codes too: for rows that
+    show different codes (two invoices), a shared supply identifier says
+    they are of one supply, not that they may be one item.
+    """
     items_a, items_b = table.items(a), table.items(b)
     constants_a, constants_b = table.constants[table.source_of[a]], table.constants[table.source_of[b]]
-    return sorted(
+    equal = [
         k for k, v in items_a.items() if items_b.get(k) == v and constants_a.get(k) != v and constants_b.get(k) != v
-    )
+    ]
+    if without_codes:
+        coded_a, coded_b = table.coded_keys(a), table.coded_keys(b)
+        equal = [k for k in equal if k not in coded_a and k not in coded_b]
+    equal.sort()
+    return equal
 
 
 def merge_rows(sources: Sequence[Source], *, identifier_fields: Collection[str] = ()) -> MergeResult:
@@ -271,36 +393,45 @@ def _collector_paused() -> Iterator[None]:
 def _merge(sources: Sequence[Source], by_id: dict[str, Source], identifier_keys: frozenset[str]) -> MergeResult:
     ordered = sorted(sources, key=lambda s: s.id)
     table = RowTable(ordered, identifier_keys)
-    groups, verdicts = _groups(table)
+    groups, verdicts, ambiguous = _groups(table)
 
-    group_of: dict[int, int] = {}
+    # The output row each row ends in: its own number, or the row count plus its group.
+    total = len(table.raw)
+    output_of = list(range(total))
     for g, (_, rows) in enumerate(groups):
         for r in rows:
-            group_of[r] = g
-    total = len(table.raw)
-
-    def output_of(r: int) -> int:
-        g = group_of.get(r)
-        return total + g if g is not None else r
+            output_of[r] = total + g
 
     duplicates: list[PossibleDuplicate] = []
     reported: set[tuple[int, int]] = set()
 
     def report(a: int, b: int, reason: str) -> None:
-        pair = (min(output_of(a), output_of(b)), max(output_of(a), output_of(b)))
-        if pair[0] != pair[1] and pair not in reported:
+        pair = (min(output_of[a], output_of[b]), max(output_of[a], output_of[b]))
+        if pair not in reported:
             reported.add(pair)
             duplicates.append(PossibleDuplicate(table.origin(a), table.origin(b), reason))
 
     for (a, b), (code, verdict) in sorted(verdicts.items()):
+        if output_of[a] == output_of[b]:
+            continue  # merged together
         if not verdict.compatible:
             report(a, b, verdict.reason)
             continue
         # Compatible yet apart: a member went to a group of another code, or the
         # group of this code holds a row that one of the two contradicts.
         shown = table.shown(a, code)
-        elsewhere = [(r, groups[group_of[r]][0]) for r in (a, b) if r in group_of and groups[group_of[r]][0] != code]
-        if elsewhere:
+        elsewhere = [
+            (r, groups[output_of[r] - total][0])
+            for r in (a, b)
+            if output_of[r] >= total and groups[output_of[r] - total][0] != code
+        ]
+        lone = [r for r in (a, b) if ambiguous.get(r) == code]
+        if lone:
+            reason = (
+                f"same identifier {shown}, which different items show too; nothing else tells which of them "
+                f"the row of {table.source_id(lone[0])} is"
+            )
+        elif elsewhere:
             r, other = elsewhere[0]
             reason = f"same identifier {shown}, but one of them is merged by identifier {table.shown(r, other)}"
         else:
@@ -308,21 +439,31 @@ def _merge(sources: Sequence[Source], by_id: dict[str, Source], identifier_keys:
         report(a, b, reason)
 
     common_values: list[CommonValue] = []
-    for a, b in _equal_value_pairs(table, common_values):
-        if output_of(a) == output_of(b):
-            continue
-        # Different codes in one field (two invoice numbers, two supply points) make two items.
-        if table.codes_conflict(a, b):
-            continue
+    value_pairs = _equal_value_pairs(table, output_of, common_values)
+    for a, b in value_pairs.pairs:
         identifiers_b = table.identifiers(b)
         if identifiers_b and any(c in identifiers_b for c in table.identifiers(a)):
             continue  # a shared identifier was judged above
         equal = _equal_fields(table, a, b)
         if len(equal) > 1:
             report(a, b, f"{len(equal)} equal fields ({table.fields(equal)}) and no shared identifier")
+    for a, b in value_pairs.different_codes:
+        if (a, b) in verdicts:
+            continue  # judged by their shared identifier above
+        # Different codes (INV-20-005 / INV-200-05), yet the same amount and date: maybe one item read twice.
+        conflict = conflicting_codes(table.field_codes(a), table.field_codes(b))
+        if conflict is not None:
+            key, code_a, code_b = conflict
+            equal = _equal_fields(table, a, b, without_codes=True)
+            report(
+                a,
+                b,
+                f"{len(equal)} equal fields ({table.fields(equal)}), but {table.key_shown[key]} shows "
+                f"different codes ({code_a} / {code_b})",
+            )
 
     return MergeResult(
-        rows=_in_reading_order(table, sources, groups, group_of),
+        rows=_in_reading_order(table, sources, groups, output_of),
         possible_duplicates=tuple(duplicates),
         merged_count=len(groups),
         input_count=total,
@@ -333,31 +474,57 @@ def _merge(sources: Sequence[Source], by_id: dict[str, Source], identifier_keys:
 
 
 def _in_reading_order(
-    table: RowTable, sources: Sequence[Source], groups: list[tuple[str, list[int]]], group_of: dict[int, int]
+    table: RowTable, sources: Sequence[Source], groups: list[tuple[str, list[int]]], output_of: Sequence[int]
 ) -> tuple[MergedRow, ...]:
     """Output rows in the order the sources were given; a merged row sits where its first observation was read."""
+    total = len(table.raw)
     position = {source.id: p for p, source in enumerate(table.sources)}
+    grouped: dict[int, list[int]] = {}  # source position -> indices of its rows that belong to a group
+    for _, rows in groups:
+        for r in rows:
+            p = table.source_of[r]
+            grouped.setdefault(p, []).append(r - table.first[p])
     emitted: set[int] = set()
     output: list[MergedRow] = []
     for source in sources:
-        first = table.first[position[source.id]]
-        for index, row in enumerate(source.rows):
-            r = first + index
-            g = group_of.get(r)
-            if g is None:
-                output.append(MergedRow(dict(row), ((source.id, index),)))
-            elif g not in emitted:
+        p = position[source.id]
+        indices = sorted(grouped.get(p, ()))
+        once = iter(_read_once(source, indices))
+        start = 0
+        for index in indices:
+            if index > start:
+                output.extend(islice(once, index - start))
+            g = output_of[table.first[p] + index] - total
+            if g not in emitted:
                 emitted.add(g)
                 output.append(_merged_row(table, *groups[g]))
+            start = index + 1
+        output.extend(once)
     return tuple(output)
+
+
+def _read_once(source: Source, grouped: Sequence[int]) -> list[MergedRow]:
+    """The rows of ``source`` not in ``grouped`` (ascending indices), in order, as rows that stand for themselves."""
+    rows = source.rows
+    if grouped:
+        kept = [True] * len(rows)
+        for index in grouped:
+            kept[index] = False
+        indices: Iterable[int] = list(compress(range(len(rows)), kept))
+        values = list(map(dict, map(rows.__getitem__, indices)))
+    else:
+        indices = range(len(rows))
+        values = list(map(dict, rows))
+    return rows_read_once(values, zip(zip(repeat(source.id), indices)))  # ((source id, index),) for each row
 
 
 def _merged_row(table: RowTable, code: str, rows: list[int]) -> MergedRow:
     """The most complete row of the group, unchanged, with a note naming the identifier and the sources."""
     kept = min(rows, key=lambda r: (-len(table.items(r)), r))
+    source_ids = [table.source_id(r) for r in rows]
     note = (
         f"Merged: same identifier {table.shown(kept, code)} read in sources "
-        f"{_listing([table.source_id(r) for r in rows])}; values kept as read in {table.source_id(kept)}"
+        f"{_listing(source_ids)}; values kept as read in {source_ids[rows.index(kept)]}"
     )
     origins = (table.origin(kept), *(table.origin(r) for r in rows if r != kept))
     return MergedRow(dict(table.raw[kept]), origins, note)

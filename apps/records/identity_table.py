@@ -2,24 +2,29 @@
 
 Internal to :mod:`apps.records.identity_rows`. Building it is the only pass
 over every cell, so it is written for speed: cells are first grouped by their
-raw value (a ``str`` hashes once and is cached), and only then is each
-distinct value read (:func:`~apps.records.identity_codes.analyse_text`) and
-its rows filed under its comparable value. Per-row readings (the comparable
-value of each field, the codes of each field) are built lazily, only for
-the rows a decision looks at.
+raw value (a ``str`` hashes once and is cached), column by column when the
+rows of a page share their keys; only then is each distinct value read
+(:func:`~apps.records.identity_codes.analyse_text`) and its rows filed under
+its comparable value. Per-row readings (the comparable value of each field,
+the codes of each field) are built lazily, only for the rows a decision looks
+at, and kept in lists indexed by row number.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Hashable, Sequence
-from itertools import repeat
+from collections import Counter
+from collections.abc import Hashable, Iterable, Sequence
+from itertools import compress, count, repeat
+from operator import is_, itemgetter, ne
+from typing import cast
 
 from apps.records.identity_codes import (
     Code,
     Comparable,
     FieldCodes,
     analyse_text,
+    analyse_texts,
     comparable,
     identifier_field_codes,
     normalise_text,
@@ -32,18 +37,128 @@ Bucket = int | list[int]
 CodeCell = tuple[str, tuple[Code, ...]]
 """A cell showing codes: ``(normalised key, codes)``."""
 
+Reading = tuple[Comparable | None, tuple[Code, ...]]
+"""What a cell says to identity: its comparable value and its codes."""
+
+
+_NO_FIELDS: frozenset[str] = frozenset()
+_ABSENT = object()
+_comparable_of = itemgetter(0)  # of a reading
+_codes_of = itemgetter(1)
+
+
+def _file_under(
+    target: dict[Comparable, Bucket], comps: list[Comparable | None], buckets: list[Bucket]
+) -> list[Comparable]:
+    """File each bucket under its comparable value (none for an empty cell); return the values met twice.
+
+    Buckets meeting under one value ("12,50 €" and ``Decimal("12.5")``) are
+    joined into a list, in no particular order. The work is done on whole
+    lists; Python steps only through the values met twice.
+    """
+    last = dict(zip(comps, count()))  # value -> position of its last bucket
+    empty = sum(map(is_, comps, repeat(None))) if last.pop(None, _ABSENT) is not _ABSENT else 0
+    met_before = set(last).intersection(target) if target else set()
+    if len(last) + empty == len(comps):  # no value met twice
+        met_twice: set[Comparable | None] = set()
+    else:
+        met_twice = set(compress(comps, map(ne, map(last.get, comps), count())))  # values with a later bucket
+        met_twice.discard(None)
+    if not met_before and not met_twice:  # the usual column: every value new and met once
+        target.update(zip(comps, buckets, strict=True))
+        target.pop(None, None)
+        return []
+    parts: dict[Comparable, list[Bucket]] = {comp: [target[comp]] for comp in met_before}
+    met_twice |= met_before
+    for comp, bucket in compress(zip(comps, buckets, strict=True), map(met_twice.__contains__, comps)):
+        parts.setdefault(comp, []).append(bucket)
+    target.update(zip(comps, buckets, strict=True))
+    target.pop(None, None)
+    for comp, held in parts.items():
+        target[comp] = [r for bucket in held for r in rows_of(bucket)]
+    return list(parts)
+
 
 class _Unhashable:
     """Marks the text stand-in of a cell whose value cannot be hashed."""
 
 
 def _joined(a: Bucket, b: Bucket) -> list[int]:
-    return (a if isinstance(a, list) else [a]) + (b if isinstance(b, list) else [b])
+    left = a if isinstance(a, list) else [a]
+    right = b if isinstance(b, list) else [b]
+    return left + right
 
 
 def rows_of(bucket: Bucket) -> Sequence[int]:
     """The row numbers of a bucket, as a sequence."""
-    return (bucket,) if isinstance(bucket, int) else bucket
+    return (bucket,) if type(bucket) is int else bucket  # type: ignore[return-value]
+
+
+# --- grouping cells by raw value -------------------------------------------------
+
+
+def _held(value: object) -> Hashable:
+    # Text is the common case and hashes once; other values carry their type
+    # so that True, 1 and 1.0 stay apart until they are read.
+    return value if type(value) is str else (type(value), value)
+
+
+def _file(by_raw: dict[Hashable, Bucket], held: Hashable, r: int) -> None:
+    try:
+        bucket = by_raw.get(held)
+    except TypeError:
+        held = (_Unhashable, str(held[1]))  # type: ignore[index]
+        bucket = by_raw.get(held)
+    if bucket is None:
+        by_raw[held] = r
+    elif type(bucket) is int:
+        by_raw[held] = [bucket, r]
+    else:
+        bucket.append(r)  # type: ignore[union-attr]
+
+
+def _columns(rows: Sequence[Row]) -> list[tuple[str, Sequence[object]]] | None:
+    """The cells of rows that are dictionaries with the same keys, column by column; ``None`` otherwise.
+
+    The rows of a page usually share their keys, and a column is filed in
+    one tight loop.
+    """
+    if not rows or set(map(type, rows)) != {dict}:
+        return None
+    keys = tuple(rows[0])
+    if len(keys) < 2 or set(map(len, rows)) != {len(keys)}:
+        return None
+    try:
+        return list(zip(keys, zip(*map(itemgetter(*keys), rows), strict=True), strict=True))
+    except KeyError:  # as many keys, not the same ones
+        return None
+
+
+def _file_column(by_raw: dict[Hashable, Bucket], column: Sequence[object], start: int) -> None:
+    """File the cells of one column; row numbers count from ``start``."""
+    if set(map(type, column)) != {str}:
+        for r, value in enumerate(column, start):
+            _file(by_raw, _held(value), r)
+        return
+    get = by_raw.get
+    for r, text in enumerate(column, start):
+        bucket = get(text)
+        if bucket is None:
+            by_raw[text] = r
+        elif type(bucket) is int:
+            by_raw[text] = [bucket, r]
+        else:
+            bucket.append(r)  # type: ignore[union-attr]
+
+
+def _file_rows(cells: dict[str, dict[Hashable, Bucket]], rows: Sequence[Row], start: int) -> None:
+    """File the cells of rows of any shape, row by row."""
+    for r, row in enumerate(rows, start):
+        for key, value in row.items():
+            by_raw = cells.get(key)
+            if by_raw is None:
+                by_raw = cells[key] = {}
+            _file(by_raw, _held(value), r)
 
 
 class RowTable:
@@ -66,14 +181,18 @@ class RowTable:
         self.members: dict[str, list[int]] = {}  # identifier -> its rows (one per source), when two or more
         self.constants: list[dict[str, Comparable]] = []  # per source: values on every one of its rows
         self.constant_rows: dict[str, dict[Comparable, int]] = {}  # rows hidden by those constants, per value
-        self._texts: dict[str, tuple[Comparable | None, tuple[Code, ...]]] = {}
-        # row -> (field, codes) of its cells showing codes: one tuple, or a list of them
-        self._code_cells: dict[int, CodeCell | list[CodeCell]] = {}
-        self._private: dict[int, frozenset[str]] = {}
-        self._identifiers: dict[int, list[str]] = {}
-        self._items: dict[int, dict[str, Comparable]] = {}
-        self._codes: dict[int, dict[str, str]] = {}
-        self._field_codes: dict[int, FieldCodes] = {}
+        self._texts: dict[str, Reading] = {}
+        # code shown twice on some page -> the rows that are the only one of their page showing it
+        self.single_in_source: dict[str, set[int]] = {}
+        count = sum(len(source.rows) for source in ordered)
+        # row -> (field, codes) of its cells showing codes; tuples, which the
+        # garbage collector stops tracking, rather than lists it walks again and again
+        self._code_cells: list[tuple[CodeCell, ...]] = [()] * count
+        self._private: list[frozenset[str] | None] = [None] * count
+        self._identifiers: list[list[str] | None] = [None] * count
+        self._items: list[dict[str, Comparable] | None] = [None] * count
+        self._codes: list[dict[str, str] | None] = [None] * count
+        self._field_codes: list[FieldCodes | None] = [None] * count
         self._analyse(self._index_cells())
         self._find_members()
         self._find_constants()
@@ -84,79 +203,74 @@ class RowTable:
         """Rows grouped by key as read and by value as read: one dictionary step per cell."""
         cells: dict[str, dict[Hashable, Bucket]] = {}
         r = 0
-        for source in self.sources:
+        for position, source in enumerate(self.sources):
+            rows = source.rows
             self.first.append(r)
-            self.raw.extend(source.rows)
-            self.source_of.extend(repeat(len(self.first) - 1, len(source.rows)))
-            for row in source.rows:
-                for key, value in row.items():
+            self.raw.extend(rows)
+            self.source_of.extend(repeat(position, len(rows)))
+            columns = _columns(rows)
+            if columns is None:
+                _file_rows(cells, rows, r)
+            else:
+                for key, column in columns:
                     by_raw = cells.get(key)
                     if by_raw is None:
                         by_raw = cells[key] = {}
-                    # Text is the common case and hashes once; other values carry their
-                    # type so that True, 1 and 1.0 stay apart until they are read.
-                    held: Hashable = value if type(value) is str else (type(value), value)
-                    try:
-                        bucket = by_raw.get(held)
-                    except TypeError:
-                        held = (_Unhashable, str(value))
-                        bucket = by_raw.get(held)
-                    if bucket is None:
-                        by_raw[held] = r
-                    elif isinstance(bucket, int):
-                        by_raw[held] = [bucket, r]
-                    else:
-                        bucket.append(r)
-                r += 1
+                    _file_column(by_raw, column, r)
+            r += len(rows)
         self.first.append(r)
         return cells
+
+    def _readings(self, by_raw: dict[Hashable, Bucket], identifier_field: bool) -> list[Reading]:
+        """The reading of each distinct value of one key, in order, kept for :meth:`items`."""
+        texts = self._texts
+        # Texts repeated under another key are rare: reading them again costs
+        # less than asking, for every text, whether it was read already.
+        unread: list[str] = list(compress(by_raw, map(is_, map(type, by_raw), repeat(str))))  # type: ignore[arg-type]
+        read = analyse_texts(unread)
+        texts.update(zip(unread, read, strict=True))
+        if identifier_field:
+            return [self._read_held(held, identifier_field) for held in by_raw]
+        if len(read) == len(by_raw):  # a column of text, the usual one
+            return read
+        return [texts[held] if type(held) is str else (comparable(held[1]), ()) for held in by_raw]  # type: ignore[index]
+
+    def _read_held(self, held: Hashable, identifier_field: bool) -> Reading:
+        if type(held) is str:
+            value: object = held
+            reading = self._read(held)
+        else:  # a typed value (or the text stand-in of an unhashable one): no codes of its own
+            value = held[1]  # type: ignore[index]
+            reading = comparable(value), ()
+        if identifier_field:
+            return reading[0], tuple({**dict(reading[1]), **dict(identifier_field_codes(value))}.items())
+        return reading
 
     def _analyse(self, cells: dict[str, dict[Hashable, Bucket]]) -> None:
         """Read each distinct value once; file rows by comparable value and by the codes they show."""
         # Buckets are never changed in place once shared: joining makes a new list.
         joined_values: list[tuple[str, Comparable]] = []
         joined_codes: set[str] = set()
-        code_cells, code_rows, texts = self._code_cells, self.code_rows, self._texts
+        code_cells, code_rows = self._code_cells, self.code_rows
         for key, by_raw in cells.items():
             nk = self.key_of[key] = normalise_text(str(key))
             self.key_shown.setdefault(nk, str(key).strip())
+            readings = self._readings(by_raw, nk in self.identifier_keys)
+            buckets = list(by_raw.values())
             target = self.by_value.setdefault(nk, {})
-            identifier_field = nk in self.identifier_keys
-            for held, rows in by_raw.items():
-                if type(held) is str:
-                    value: object = held
-                    analysed = texts.get(held)
-                    if analysed is None:
-                        analysed = texts[held] = analyse_text(held)
-                    comp, found = analysed
-                else:
-                    value = held[1]  # type: ignore[index]
-                    comp, found = comparable(value), ()
-                if identifier_field:
-                    found = tuple({**dict(found), **dict(identifier_field_codes(value))}.items())
-                if comp is not None:
-                    existing = target.get(comp)
-                    if existing is None:
-                        target[comp] = rows
-                    else:  # "12,50 €" and Decimal("12.5") are one value
-                        target[comp] = _joined(existing, rows)
-                        joined_values.append((nk, comp))
-                if not found:
-                    continue
+            joined = _file_under(target, list(map(_comparable_of, readings)), buckets)
+            joined_values.extend(zip(repeat(nk), joined))
+            for (_, found), rows in compress(zip(readings, buckets, strict=True), map(_codes_of, readings)):
                 cell = (nk, found)
-                for r in rows_of(rows):
-                    held_cells = code_cells.get(r)
-                    if held_cells is None:
-                        code_cells[r] = cell  # most rows show codes in one field: no list for them
-                    elif isinstance(held_cells, list):
-                        held_cells.append(cell)
-                    else:
-                        code_cells[r] = [held_cells, cell]
+                if type(rows) is int:
+                    code_cells[rows] += (cell,)
+                else:
+                    for r in rows:  # type: ignore[union-attr]
+                        code_cells[r] += (cell,)
                 for code, _ in found:
-                    existing = code_rows.get(code)
-                    if existing is None:
-                        code_rows[code] = rows
-                    else:
+                    size = len(code_rows)
+                    existing = code_rows.setdefault(code, rows)
+                    if len(code_rows) == size:
                         code_rows[code] = _joined(existing, rows)
                         joined_codes.add(code)
         for nk, comp in joined_values:
@@ -164,7 +278,7 @@ class RowTable:
         for code in joined_codes:
             code_rows[code] = sorted(set(rows_of(code_rows[code])))
 
-    def _read(self, value: object) -> tuple[Comparable | None, tuple[Code, ...]]:
+    def _read(self, value: object) -> Reading:
         if type(value) is not str:
             return comparable(value), ()
         analysed = self._texts.get(value)
@@ -174,12 +288,19 @@ class RowTable:
 
     def _find_members(self) -> None:
         """For each code shown on several rows, the rows that are the only one of their source showing it."""
-        for code, bucket in self.code_rows.items():
-            if isinstance(bucket, int):
-                continue  # one row in all: nothing to merge with
-            members = [r for r in bucket if self.is_identifier(code, r)]
-            if len(members) > 1:
-                self.members[code] = members
+        source_of = self.source_of
+        code_rows = self.code_rows
+        # Codes shown on one row in all have nothing to merge with.
+        for code, bucket in compress(code_rows.items(), map(isinstance, code_rows.values(), repeat(list))):
+            sources = list(map(source_of.__getitem__, bucket))  # type: ignore[arg-type]
+            if len(set(sources)) == len(sources):
+                members = bucket  # one row per source, the usual case
+            else:
+                shown = Counter(sources)
+                members = [r for r, s in zip(bucket, sources, strict=True) if shown[s] == 1]  # type: ignore[arg-type]
+                self.single_in_source[code] = set(members)
+            if len(members) > 1:  # type: ignore[arg-type]
+                self.members[code] = members  # type: ignore[assignment]
 
     def _find_constants(self) -> None:
         """Values found on every row of a source with at least two rows (its bucket covers the whole source)."""
@@ -189,10 +310,7 @@ class RowTable:
             if end - start > 1:
                 for nk, comp in self.items(start).items():
                     bucket = self.by_value[nk][comp]
-                    if (
-                        isinstance(bucket, list)
-                        and bisect_left(bucket, end) - bisect_left(bucket, start) == end - start
-                    ):
+                    if type(bucket) is list and bisect_left(bucket, end) - bisect_left(bucket, start) == end - start:
                         constant[nk] = comp
             self.constants.append(constant)
             for nk, comp in constant.items():
@@ -206,33 +324,51 @@ class RowTable:
         return self.source_of[r]
 
     def source_id(self, r: int) -> str:
-        return self.sources[self.source_at(r)].id
+        return self.sources[self.source_of[r]].id
 
     def origin(self, r: int) -> tuple[str, int]:
-        position = self.source_at(r)
+        position = self.source_of[r]
         return (self.sources[position].id, r - self.first[position])
 
     def truncated(self, r: int) -> bool:
-        return self.sources[self.source_at(r)].truncated
+        return self.sources[self.source_of[r]].truncated
 
     def items(self, r: int) -> dict[str, Comparable]:
         """Normalised key -> comparable value, empty cells left out."""
-        found = self._items.get(r)
-        if found is None:
-            found = self._items[r] = {}
-            texts, key_of = self._texts, self.key_of
-            for key, value in self.raw[r].items():
-                comp = texts[value][0] if type(value) is str else comparable(value)
-                if comp is not None:
-                    found[key_of[key]] = comp
+        found = self._items[r]
+        if found is not None:
+            return found
+        row, texts, key_of = self.raw[r], self._texts, self.key_of
+        if set(map(type, row.values())) == {str}:  # a row of text cells: all read already
+            comps = list(map(_comparable_of, map(texts.__getitem__, cast("Iterable[str]", row.values()))))
+        else:
+            comps = [texts[value][0] if type(value) is str else comparable(value) for value in row.values()]
+        if None not in comps:  # no empty cell, the usual row
+            found = self._items[r] = dict(zip(map(key_of.__getitem__, row), comps, strict=True))
+            return found
+        found = self._items[r] = {}
+        for key, value in row.items():
+            comp = texts[value][0] if type(value) is str else comparable(value)
+            if comp is not None:
+                found[key_of[key]] = comp
         return found
 
     def code_cells(self, r: int) -> Sequence[CodeCell]:
         """The row's cells that show codes."""
-        held = self._code_cells.get(r)
-        if held is None:
-            return ()
-        return held if isinstance(held, list) else (held,)
+        return self._code_cells[r]
+
+    def shows_code(self, r: int, nk: str) -> bool:
+        """Whether the field ``nk`` of row ``r`` shows a code."""
+        return any(key == nk for key, _ in self._code_cells[r])
+
+    def coded_keys(self, r: int) -> frozenset[str]:
+        """The fields of row ``r`` that show codes."""
+        cells = self._code_cells[r]
+        if not cells:
+            return _NO_FIELDS
+        if len(cells) == 1:
+            return frozenset((cells[0][0],))
+        return frozenset(key for key, _ in cells)
 
     def private_fields(self, r: int) -> frozenset[str]:
         """Fields showing a code that no other row shows at all.
@@ -241,17 +377,21 @@ class RowTable:
         (two invoice numbers), whatever else they share: the cheap, common
         case of being known different.
         """
-        found = self._private.get(r)
+        found = self._private[r]
         if found is None:
             code_rows = self.code_rows
-            found = self._private[r] = frozenset(
-                nk for nk, cell in self.code_cells(r) if any(isinstance(code_rows[code], int) for code, _ in cell)
-            )
+            fields = []
+            for nk, cell in self._code_cells[r]:
+                for code, _ in cell:
+                    if type(code_rows[code]) is int:
+                        fields.append(nk)
+                        break
+            found = self._private[r] = frozenset(fields) if fields else _NO_FIELDS
         return found
 
     def codes_conflict(self, a: int, b: int) -> bool:
         """Whether a field common to both rows shows, on each, a code the other's same field lacks."""
-        cells_a, cells_b = self.code_cells(a), self.code_cells(b)
+        cells_a, cells_b = self._code_cells[a], self._code_cells[b]
         if not cells_a or not cells_b:
             return False
         for key_a, codes_a in cells_a:
@@ -269,7 +409,7 @@ class RowTable:
 
     def codes(self, r: int) -> dict[str, str]:
         """Every code the row shows: normalised -> as observed."""
-        found = self._codes.get(r)
+        found = self._codes[r]
         if found is None:
             found = self._codes[r] = {}
             for _, cell in self.code_cells(r):
@@ -278,7 +418,7 @@ class RowTable:
 
     def field_codes(self, r: int) -> FieldCodes:
         """The codes of each field of the row."""
-        found = self._field_codes.get(r)
+        found = self._field_codes[r]
         if found is None:
             found = self._field_codes[r] = {}
             for nk, cell in self.code_cells(r):
@@ -286,18 +426,18 @@ class RowTable:
         return found
 
     def is_identifier(self, code: str, r: int) -> bool:
-        """Whether row ``r`` is the only row of its source showing ``code``."""
-        bucket = self.code_rows[code]
-        if isinstance(bucket, int):
-            return True
-        position = self.source_of[r]
-        return bisect_left(bucket, self.first[position + 1]) - bisect_left(bucket, self.first[position]) == 1
+        """Whether row ``r``, which shows ``code``, is the only row of its source showing it."""
+        single = self.single_in_source.get(code)
+        return single is None or r in single
 
     def identifiers(self, r: int) -> list[str]:
         """The codes no other row of the row's source shows."""
-        found = self._identifiers.get(r)
+        found = self._identifiers[r]
         if found is None:
-            found = self._identifiers[r] = [c for c in self.codes(r) if self.is_identifier(c, r)]
+            single_in_source = self.single_in_source
+            found = self._identifiers[r] = [
+                c for c in self.codes(r) if c not in single_in_source or r in single_in_source[c]
+            ]
         return found
 
     def shown(self, r: int, code: str) -> str:

@@ -9,8 +9,15 @@ Rules (from the specification):
   complete collection only when asserted for the requested object ("all
   invoices", "the complete list of bills"); "invoices from all accounts" is
   not a complete collection of invoices.
+  Years, possessives, categories and common adjectives may stand between
+  the quantifier and the noun ("all my 2026 invoices", "every single
+  invoice"); the object may name the whole list ("the complete invoice
+  list", "il completo elenco delle fatture").
 * Negation and prohibitions never activate it ("don't download all the
-  invoices", "non scaricare tutte le fatture").
+  invoices", "non scaricare tutte le fatture", "it is forbidden to…",
+  "refrain from…", "è vietato…", "downloading all invoices is prohibited"):
+  a lexicon of negating words before the noun in its clause, and of
+  prohibition predicates after it.
 * The adjective "complete" alone does not define a scope.
 * Recognising the request does not establish that every item was found: the
   scope only says what was asked.
@@ -19,14 +26,17 @@ Rules (from the specification):
   competing periods, no constraint is applied and a notice says why.
 * A period stated for a field ("with due date in 2026") is a filter on that
   field and does not also get an automatic filter without a field.
+
+:func:`scope_for_step` reads a plan step's shortened request against the
+user's own words, so that "all" and the period survive the plan.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 
 from apps.records.dates import DateValue, UnreadableDate, parse_date
 from apps.records.periods import Period
@@ -57,13 +67,33 @@ CATEGORY_WORDS: dict[str, str] = {
 
 _QUANTIFIERS_ALL = frozenset({"all", "every", "each", "tutte", "tutti", "ogni", "ciascuna", "ciascun"})
 _ARTICLES = frozenset(
-    {"the", "my", "our", "of", "le", "i", "gli", "la", "il", "mie", "miei", "mia", "mio", "nostre", "nostri",
-     "delle", "dei", "degli", "della", "del", "di", "lo", "l"}
+    {"the", "my", "our", "your", "their", "his", "her", "its", "these", "those", "of", "le", "i", "gli", "la", "il",
+     "mie", "miei", "mia", "mio", "nostre", "nostri", "tue", "tuoi", "vostre", "vostri", "sue", "suoi", "loro",
+     "queste", "questi", "delle", "dei", "degli", "della", "del", "di", "lo", "l"}
 )  # fmt: skip
+# Adjectives that may stand between a quantifier and its noun ("every single
+# invoice", "all past bills", "tutte le vecchie bollette") without changing
+# what the quantifier refers to.
+_ADJECTIVES = frozenset(
+    {"single", "individual", "past", "previous", "recent", "old", "older", "new", "electronic", "digital",
+     "paper", "monthly", "bimonthly", "quarterly", "annual", "yearly", "paid", "unpaid", "outstanding", "pending",
+     "open", "issued", "received", "available", "existing", "remaining", "other",
+     "singole", "singoli", "singola", "singolo", "vecchie", "vecchi", "precedenti", "passate", "passati",
+     "ultime", "ultimi", "recenti", "nuove", "nuovi", "altre", "altri", "rimanenti", "restanti"}
+)  # fmt: skip
+# "the complete list of invoices", "l'elenco completo delle bollette", "il completo elenco delle fatture",
+# "tutto l'archivio delle fatture": a list said to be whole, leading to the noun that follows.
 _COMPLETE_LIST = re.compile(
     r"\b(?:(?:complete|full|whole|entire)\s+(?:list|set|archive|history)\s+of"
-    r"|(?:elenco|lista|archivio|storico)\s+(?:completo|completa|intero|intera)\s+(?:di|del|della|delle|dei|degli)"
+    r"|(?:elenco|lista|archivio|storico)\s+(?:completo|completa|intero|intera|integrale)\s+"
+    r"(?:di|del|della|delle|dei|degli)"
+    r"|(?:completo|completa|intero|intera)\s+(?:elenco|lista|archivio|storico)\s+(?:di|del|della|delle|dei|degli)"
+    r"|tutt[oa]\s+(?:l'|il\s+|la\s+|lo\s+)(?:elenco|lista|archivio|storico)\s+(?:di|del|della|delle|dei|degli)"
     r"|(?:l')?(?:elenco|lista)\s+(?:completo|completa))\b"
+)
+# "the complete invoice list for 2026": the noun inside the whole list's name.
+_COMPLETE_NAMED_LIST = re.compile(
+    r"\b(?:complete|full|whole|entire)\s+(?P<inside>(?:[\w'\u2013-]+\s+){1,4}?)(?:list|set|archive|history)\b"
 )
 # "invoices from 2026, all of them": the quantifier refers back to the object.
 _ALL_OF_THEM = re.compile(
@@ -73,13 +103,32 @@ _RELATIVE_YEARS = {
     re.compile(r"\b(?:this year|current year|quest'anno|anno corrente|anno in corso)\b"): 0,
     re.compile(r"\b(?:last year|previous year|l'anno scorso|anno scorso|anno precedente)\b"): -1,
 }
+# The lexicon of negation and prohibition. Words that negate or forbid the
+# action they precede in the same clause ("don't", "it is forbidden to",
+# "refrain from", "stop downloading", "è vietato scaricare", "smetti di").
 _NEGATIONS = frozenset(
-    {"not", "don't", "dont", "do not", "never", "non", "mai", "without", "senza", "no", "nothing", "niente",
-     "avoid", "evita", "evitare", "except", "tranne", "eccetto"}
+    {"not", "don't", "dont", "never", "non", "mai", "without", "senza", "no", "nothing", "niente", "nessuna",
+     "nessun", "nessuno", "neither", "nor", "né", "neanche", "nemmeno", "neppure",
+     "avoid", "avoiding", "evita", "evitare", "evitate", "except", "tranne", "eccetto",
+     "refrain", "refraining", "stop", "stopping", "cease", "quit", "halt",
+     "forbid", "forbids", "forbidden", "prohibit", "prohibits", "prohibited", "banned", "disallowed",
+     "divieto", "vietare", "vieta", "proibire", "proibisce", "smetti", "smettere", "smettila", "smettete",
+     "astieniti", "astenersi", "astenetevi", "interrompi", "interrompere", "anziché", "anziche"}
 )  # fmt: skip
+_NEGATION_PHRASES = re.compile(r"\b(?:do not|does not|instead of|rather than|in place of|invece di|al posto di)\b")
+# Italian participles forbid in every gender and number: vietato, vietate, proibiti, …
+_PROHIBITION_STEMS = ("vietat", "proibit")
+# Predicates that forbid the action they follow in the same clause
+# ("downloading all invoices is prohibited", "scaricare tutte le fatture è vietato").
+_FORBIDDING_AFTER = frozenset({"forbidden", "prohibited", "banned", "disallowed", "verboten"})
+_PERMISSION_WORDS = frozenset(
+    {"allowed", "permitted", "authorised", "authorized", "possible", "ok", "okay"}
+)  # fmt: skip
+_PERMISSION_STEMS = ("consentit", "permess", "ammess", "autorizzat")
 _CLAUSE_BREAK = re.compile(r"[.;:!?]|\b(?:but|however|ma|pero|però|then|poi)\b")
 _TOKEN = re.compile(r"[\w'\u2019./°\u2013\u2014-]+", re.UNICODE)
 _YEAR_IN_TOKEN = re.compile(r"(?:19|20)\d{2}\b")
+_NUMBER_TOKEN = re.compile(r"[\d./\u2013\u2014-]*\d[\d./\u2013\u2014-]*")
 _MAX_DATE_WINDOW_TOKENS = 9
 _FIELD_LIST = re.compile(
     r"\b(?:with|including|columns?|fields?|con|colonne|campi|riportando|indicando)\s*:?\s+(?P<list>[^.;]+)"
@@ -87,6 +136,12 @@ _FIELD_LIST = re.compile(
 _FIELD_SPLIT = re.compile(r",|\s+and\s+|\s+e\s+|\s+&\s+|/")
 _PERIOD_FIELD_KINDS: frozenset[FieldKind] = frozenset({"issue_date", "due_date", "period"})
 _ISSUE_VERBS = re.compile(r"\b(?:issued|emess[aei]|dated|datat[aei])\b")
+
+
+NEGATED_COMPLETENESS = "the request negates or forbids the complete collection"
+_ADDRESS = re.compile(r"(?:\b[a-z][a-z0-9+.-]*://|\bwww\.)\S*", re.IGNORECASE)
+# Names the planner may use for one another: websites call an invoice a bill.
+_SAME_OBJECT = {"bill": "invoice"}
 
 
 @dataclass(frozen=True)
@@ -136,12 +191,44 @@ def _clause_bounds(text: str, position: int) -> tuple[int, int]:
     return start, end
 
 
-def _is_negated(text: str, position: int) -> bool:
-    clause_start, _ = _clause_bounds(text, position)
-    before = text[clause_start:position].casefold().replace("\u2019", "'")
-    words = re.findall(r"[\w']+", before)
-    joined = " ".join(words)
-    return any(word in _NEGATIONS for word in words) or "do not" in joined or "n't" in before
+def _clause_words(text: str, start: int, end: int) -> tuple[str, list[str]]:
+    fragment = text[start:end].casefold().replace("\u2019", "'")
+    return fragment, re.findall(r"[\w']+", fragment)
+
+
+def _negating(fragment: str, words: Sequence[str]) -> bool:
+    return (
+        any(word in _NEGATIONS or word.startswith(_PROHIBITION_STEMS) for word in words)
+        or "n't" in fragment
+        or bool(_NEGATION_PHRASES.search(" ".join(words)))
+    )
+
+
+def _forbidding(words: Sequence[str]) -> bool:
+    """A prohibition predicate: "is prohibited", "è vietato", "is not allowed", "non è consentito"."""
+    for index, word in enumerate(words):
+        if word in _FORBIDDING_AFTER or word.startswith(_PROHIBITION_STEMS):
+            return True
+        if word in {"not", "non", "never", "mai"} or word.endswith("n't"):
+            following = words[index + 1 : index + 4]
+            if any(w in _PERMISSION_WORDS or w.startswith(_PERMISSION_STEMS) for w in following):
+                return True
+    return False
+
+
+def _is_negated(text: str, position: int, end: int | None = None) -> bool:
+    """Whether the clause negates or forbids what stands at ``position``.
+
+    Negations and prohibitions before it count ("don't download all", "it is
+    forbidden to download all", "refrain from", "è vietato scaricare");
+    with ``end``, so do prohibition predicates after it ("downloading all
+    invoices is prohibited", "scaricare tutte le fatture non è consentito"),
+    but not a bare "not" there ("all invoices not yet paid" is a filter).
+    """
+    clause_start, clause_end = _clause_bounds(text, position)
+    if _negating(*_clause_words(text, clause_start, position)):
+        return True
+    return end is not None and _forbidding(_clause_words(text, end, max(end, clause_end))[1])
 
 
 def _find_objects(tokens: Sequence[_Token], lowered: str) -> list[tuple[str, _Token]]:
@@ -155,24 +242,54 @@ def _find_objects(tokens: Sequence[_Token], lowered: str) -> list[tuple[str, _To
     return sorted(found, key=lambda item: item[1].start)
 
 
-def _all_asserted_for(tokens: Sequence[_Token], index: int) -> bool:
-    """Does an "all"-like quantifier bind to the noun at ``index`` ("all the invoices")?"""
+def _is_filler(token: _Token, dated: Collection[int]) -> bool:
+    """A word that may stand between a quantifier (or a whole list) and its noun without changing the reference.
+
+    Articles and possessives, categories, adjectives of the lexicon, plain
+    numbers and years, and words of a date ("all July 2026 invoices").
+    """
+    word = token.lower
+    return (
+        word in _ARTICLES
+        or word in CATEGORY_WORDS
+        or word in _ADJECTIVES
+        or token.start in dated
+        or _NUMBER_TOKEN.fullmatch(word) is not None
+    )
+
+
+def _all_asserted_for(tokens: Sequence[_Token], index: int, dated: Collection[int]) -> bool:
+    """Does an "all"-like quantifier bind to the noun at ``index`` ("all the invoices", "all my 2026 invoices")?"""
     position = index - 1
-    while position >= 0 and (tokens[position].lower in _ARTICLES or tokens[position].lower in CATEGORY_WORDS):
+    while position >= 0 and _is_filler(tokens[position], dated):
         position -= 1
     return position >= 0 and tokens[position].lower in _QUANTIFIERS_ALL
 
 
-def _completeness(text: str, lowered: str, tokens: Sequence[_Token], noun: _Token) -> tuple[bool, str]:
+def _whole_list_of(lowered: str, tokens: Sequence[_Token], noun: _Token, dated: Collection[int]) -> bool:
+    """Is the noun the content of a list said to be whole ("the complete list of invoices")?"""
+    for match in _COMPLETE_LIST.finditer(lowered):
+        # "the complete list of (my 2026) invoices": the list must lead to this noun.
+        if match.end() <= noun.start and all(
+            _is_filler(token, dated) for token in tokens if match.end() <= token.start < noun.start
+        ):
+            return True
+    for match in _COMPLETE_NAMED_LIST.finditer(lowered):
+        # "the complete (2026) invoice list": the noun names the list; "complete the invoice list" is a verb.
+        start, end = match.span("inside")
+        inside = [token for token in tokens if start <= token.start < end]
+        if start <= noun.start < end and all(
+            token.start == noun.start or (_is_filler(token, dated) and token.lower not in _ARTICLES) for token in inside
+        ):
+            return True
+    return False
+
+
+def _completeness(
+    text: str, lowered: str, tokens: Sequence[_Token], noun: _Token, dated: Collection[int]
+) -> tuple[bool, str]:
     index = next(i for i, token in enumerate(tokens) if token.start == noun.start)
-    asserted = _all_asserted_for(tokens, index)
-    if not asserted:
-        for match in _COMPLETE_LIST.finditer(lowered):
-            # "the complete list of (my) invoices": the list must lead to this noun.
-            between = lowered[match.end() : noun.start].split()
-            if match.end() <= noun.start and all(word.strip("'") in _ARTICLES for word in between):
-                asserted = True
-                break
+    asserted = _all_asserted_for(tokens, index, dated) or _whole_list_of(lowered, tokens, noun, dated)
     if not asserted:
         _, clause_end = _clause_bounds(text, noun.start)
         asserted = bool(_ALL_OF_THEM.search(lowered, noun.end, max(clause_end, noun.end)))
@@ -180,8 +297,8 @@ def _completeness(text: str, lowered: str, tokens: Sequence[_Token], noun: _Toke
         if re.search(r"\b(complete|completo|completa)\b", lowered):
             return False, "'complete' alone does not define the scope of the collection"
         return False, "no complete collection was asked for"
-    if _is_negated(text, noun.start):
-        return False, "the request negates or forbids the complete collection"
+    if _is_negated(text, noun.start, noun.end):
+        return False, NEGATED_COMPLETENESS
     return True, f"a complete collection of {noun.text} was asked for"
 
 
@@ -282,10 +399,12 @@ def collection_scope(request: str, *, today: dt.date | None = None) -> Collectio
             + ", ".join(distinct_objects)
             + "); constraints are not applied to any of them."
         )
-    complete, reason = _completeness(text, lowered, tokens, noun)
+    windows = _date_windows(tokens, text)
+    dated = {token.start for token in tokens for start, end, _ in windows if start <= token.start < end}
+    complete, reason = _completeness(text, lowered, tokens, noun, dated)
 
     periods: list[PeriodConstraint] = []
-    for start, end, value in _date_windows(tokens, text):
+    for start, end, value in windows:
         if _is_negated(text, start) and not _is_negated(text, noun.start):
             notices.append(f"The period {text[start:end]!r} is negated; it is not used as a filter.")
             continue
@@ -318,3 +437,55 @@ def collection_scope(request: str, *, today: dt.date | None = None) -> Collectio
         fields=_requested_fields(lowered, name),
         notices=tuple(notices),
     )
+
+
+def scope_for_step(user_text: str, what: str, *, today: dt.date | None = None) -> CollectionScope:
+    """The scope of a collection step (its ``what``), checked against the user's own request ``user_text``.
+
+    A plan may shorten the request ("invoices" for "all my invoices from
+    2026"). When the user's request is about the same object (an invoice and
+    a bill count as one), what it asserts is not lost:
+
+    * completeness asserted by the user holds even if ``what`` drops it;
+      a user's negation or prohibition of it wins over an "all" in ``what``
+      (prohibitions never activate a complete collection);
+    * the user's period filters hold when ``what`` states none, and replace
+      a different period in ``what``: the stricter reading, complete with the
+      user's period, wins.
+
+    Each correction adds a notice. Without a user request, or when it is
+    about another object, the step's own scope stands. Other parts of the
+    step's scope (object, categories, fields) are kept as the step states them.
+    """
+    step = collection_scope(what, today=today)
+    if step.object is None or not user_text.strip():
+        return step
+    # Addresses are not part of the request's wording: a port or a path is no period.
+    user = collection_scope(_ADDRESS.sub(" ", user_text), today=today)
+    if user.object is None or _SAME_OBJECT.get(user.object, user.object) != _SAME_OBJECT.get(step.object, step.object):
+        return step
+    notices = list(step.notices)
+    complete, reason = step.complete, step.completeness_reason
+    if user.complete and not step.complete:
+        complete, reason = True, f"the request asked for a complete collection of {user.object_text}"
+        notices.append(
+            f"The step asks for {what.strip()!r}; the request asked for all the {user.object_text}, "
+            "so the collection stays complete."
+        )
+    elif step.complete and user.completeness_reason == NEGATED_COMPLETENESS:
+        complete, reason = False, NEGATED_COMPLETENESS
+        notices.append(
+            f"The step asks for {what.strip()!r}, but the request negates or forbids a complete collection; "
+            "it is not treated as one."
+        )
+    periods = step.period_filters
+    wanted = {(c.period, c.field) for c in user.period_filters}
+    if wanted and wanted != {(c.period, c.field) for c in step.period_filters}:
+        periods = user.period_filters
+        asked = ", ".join(repr(c.text) for c in user.period_filters)
+        if step.period_filters:
+            stated = ", ".join(repr(c.text) for c in step.period_filters)
+            notices.append(f"The step's period {stated} differs from the request's {asked}; the request's applies.")
+        else:
+            notices.append(f"The step states no period; the request's {asked} applies.")
+    return replace(step, complete=complete, completeness_reason=reason, period_filters=periods, notices=tuple(notices))

@@ -5,8 +5,11 @@
 
 Rules that matter:
 
-* Identifier numbers stay distinct from counts: "N. fattura" is an
-  identifier, "N. fatture: 3" and "Number of invoices" are counts.
+* Identifier numbers stay distinct from counts: "N. fattura" and "Rif.
+  fattura" are identifiers, "N. fatture: 3", "No. of bills", "Number of
+  invoices" and "Totale fatture" / "Total invoices" are counts (a total
+  of documents counts them unless it names an amount: "Importo totale
+  fatture" is an amount).
 * Issue dates and due dates are different kinds; a bare "Date"/"Data" is a
   generic ``date``, never silently one of them.
 * :func:`vocabulary_map` never picks between competing fields: two fields of
@@ -45,6 +48,13 @@ _DOCUMENT_NOUNS_SINGULAR = frozenset(
 _DOCUMENT_NOUNS_PLURAL = frozenset(
     {"fatture", "bollette", "documenti", "note", "ricevute", "invoices", "bills", "documents", "receipts", "items"}
 )
+# "No. of bills", "N. di bollette": the word between a marker and its noun.
+_OF_WORDS = frozenset({"of", "di", "dei", "delle", "degli", "de"})
+# "Total invoices", "Totale fatture": a total of documents counts them.
+_TOTAL_WORDS = frozenset({"total", "totale", "totali", "tot"})
+# "Rif. fattura", "Invoice ref.": a reference beside a document noun is its identifier.
+_REFERENCE_MARKERS = frozenset({"rif", "ref", "riferimento", "reference"})
+_PERIOD_WORDS = frozenset({"period", "periodo", "periodi", "periods"})
 
 # Phrases per kind, already normalised (lower case, no accents, no punctuation).
 # Order matters only within _classify: due dates are tested before issue dates
@@ -54,8 +64,6 @@ _PHRASES: dict[FieldKind, tuple[str, ...]] = {
         "numero di",
         "number of",
         "quantita",
-        "totale fatture",
-        "totale bollette",
         "count",
         "conteggio",
     ),
@@ -170,6 +178,7 @@ _PHRASES: dict[FieldKind, tuple[str, ...]] = {
         "document id",
         "reference",
         "ref",
+        "rif",
         "invoice code",
     ),
     "date": ("data", "date", "giorno", "day"),
@@ -207,22 +216,36 @@ def _contains_phrase(words: tuple[str, ...], phrase: str) -> bool:
     return any(words[index : index + width] == target for index in range(len(words) - width + 1))
 
 
+def _plural_noun_follows(words: tuple[str, ...], index: int) -> bool:
+    """Whether a plural document noun follows ``words[index]``, maybe after "of"/"di"."""
+    rest = words[index + 1 : index + 3]
+    if rest and rest[0] in _OF_WORDS:
+        rest = rest[1:]
+    return bool(rest) and rest[0] in _DOCUMENT_NOUNS_PLURAL
+
+
 def _is_count(words: tuple[str, ...]) -> bool:
     if any(_contains_phrase(words, phrase) for phrase in _PHRASES["count"]):
         return True
-    # "N. fatture" / "# invoices": a number marker followed by a plural document noun.
+    names_an_amount = bool((_AMOUNT_WORDS - _TOTAL_WORDS).intersection(words))
+    # "N. fatture", "# invoices", "No. of bills": a number marker before a plural document noun;
+    # "Totale fatture", "Total invoices": a total of documents, unless an amount is named ("Importo totale fatture").
     return any(
-        word in _NUMBER_MARKERS and index + 1 < len(words) and words[index + 1] in _DOCUMENT_NOUNS_PLURAL
+        (word in _NUMBER_MARKERS or (word in _TOTAL_WORDS and not names_an_amount))
+        and _plural_noun_follows(words, index)
         for index, word in enumerate(words)
     )
 
 
 def _is_identifier(words: tuple[str, ...]) -> bool:
-    if any(_contains_phrase(words, phrase) for phrase in _PHRASES["identifier_number"]):
+    # "Reference period" / "Periodo di riferimento" is a period, not a reference number.
+    if any(_contains_phrase(words, phrase) for phrase in _PHRASES["identifier_number"]) and not (
+        _PERIOD_WORDS.intersection(words)
+    ):
         return True
-    # "Numero fattura", "N. documento", "Invoice no.", "invoice number", "invoice #".
+    # "Numero fattura", "N. documento", "Invoice no.", "invoice number", "invoice #", "Rif. fattura".
     for index, word in enumerate(words):
-        if word in _NUMBER_MARKERS:
+        if word in _NUMBER_MARKERS or word in _REFERENCE_MARKERS:
             neighbours = words[index + 1 : index + 2] + words[max(0, index - 1) : index]
             if any(neighbour in _DOCUMENT_NOUNS_SINGULAR for neighbour in neighbours):
                 return True

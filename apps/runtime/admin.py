@@ -1,9 +1,19 @@
 """Operators see the structure of turns — paths, steps, outcomes, timings — never users' content."""
 
 from django.contrib import admin
+from django.http import HttpRequest
 
 from apps.core.admin import OperatorModelAdmin
-from apps.runtime.models import ConsentRequest, Conversation, PlanCache, StepRecord, TraceEvent, Turn
+from apps.runtime.models import (
+    ConsentRequest,
+    Conversation,
+    DeviceStep,
+    InputRequest,
+    PlanCache,
+    StepRecord,
+    TraceEvent,
+    Turn,
+)
 
 
 class StructureOnlyAdmin(OperatorModelAdmin):
@@ -63,3 +73,32 @@ class PlanCacheAdmin(StructureOnlyAdmin):
     list_filter = ("kind", "confirmed")
     fields = ("owner", "kind", "confirmed", "uses", "executor_signatures", "created_at", "last_used_at")
     readonly_fields = fields
+
+
+@admin.register(InputRequest)
+class InputRequestAdmin(OperatorModelAdmin):
+    # The prompt is the step's question to the user: their content, not the operator's.
+    list_display = ("id", "owner", "turn", "step_index", "kind", "status", "created_at", "expires_at")
+    list_select_related = ("owner",)
+    list_filter = ("kind", "status")
+    search_fields = ("owner__username",)
+    fields = ("owner", "turn", "step_index", "kind", "sensitive", "status", "created_at", "expires_at", "answered_at")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(DeviceStep)
+class DeviceStepAdmin(OperatorModelAdmin):
+    # Arguments and results are the user's content: operators see structure only.
+    list_display = ("id", "owner", "device", "turn", "step_index", "tool", "status", "created_at", "finished_at")
+    list_select_related = ("owner", "device")
+    list_filter = ("status", "tool")
+    search_fields = ("owner__username",)
+    fields = ("owner", "device", "turn", "step_index", "tool", "status", "created_at", "claimed_at", "finished_at",
+              "expires_at")  # fmt: skip
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False

@@ -6,7 +6,13 @@ through :func:`invoke_step`, which applies the shared controls in order:
 1. identity and owner (the turn's owner is active; the executor is admitted);
 2. placement from the manifest — never from another step's output;
 3. reference resolution and a second schema check of the final arguments
-   (a producer with no data never hands its consumer an older result);
+   (a producer with no data never hands its consumer an older result), then
+   provenance (:func:`apps.runtime.provenance.step_provenance_verify`): a
+   value from another step that this step declares it takes as a path — an
+   argument, or a field of the items of a ``from_step`` collection — must lie
+   inside the owner's files root, and one taken as a recipient or an
+   authorisation is refused (no verifier exists); a failure refuses the step
+   with its ``provenance_*`` code before consent and before any effect;
 4. consent: a step that needs confirmation stops *before* its effect, and an
    approval is consumed when the step is invoked;
 5. the credential mandate: secrets are resolved at execution time only;
@@ -16,16 +22,19 @@ through :func:`invoke_step`, which applies the shared controls in order:
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from apps.core.redaction import secrets_redacted
 from apps.runtime.consent import consent_approval_for_step, consent_consume, consent_request_create
+from apps.runtime.device_steps import device_step_run, step_destination
 from apps.runtime.executors import (
     Catalog,
     ExecutionContext,
@@ -35,10 +44,12 @@ from apps.runtime.executors import (
     StepResult,
     combination_rules,
 )
-from apps.runtime.model_client import withheld_from_models
+from apps.runtime.model_client import cloud_requests_so_far, withheld_from_models
 from apps.runtime.models import ConsentRequest, StepRecord, Turn
 from apps.runtime.plans import ArgumentsInvalid, MissingInput, Plan, resolve_step_args
-from apps.runtime.trace import preview, redact, trace_record, turn_publish
+from apps.runtime.provenance import ProvenanceRefused, step_provenance_verify
+from apps.runtime.trace import preview, redact, trace_record, turn_publish, turn_write, turn_written_at_once
+from apps.runtime.user_input import input_requester
 
 logger = logging.getLogger(__name__)
 
@@ -51,12 +62,22 @@ class BoundaryOutcome:
     result: StepResult | None = None
     consent: ConsentRequest | None = None
     reason: str = ""
+    # Why a refused step was refused, as the trace records it (not_admitted, provenance_path_traversal, …).
+    code: str = ""
+    # Values the step met that must not be repeated (codes the user typed).
+    secrets: tuple[str, ...] = ()
 
 
 def executor_admitted(owner: Any, name: str) -> bool:
-    """Whether ``owner`` may use executor ``name`` (operators can disable executors)."""
+    """Whether ``owner`` may use executor ``name``.
+
+    Operators disable executors for everyone (``METNOS_DISABLED_EXECUTORS``) or
+    for one user (``User.disabled_executors``); an inactive owner has none.
+    """
     disabled = set(settings.METNOS_DISABLED_EXECUTORS)
-    return bool(owner.is_active) and name not in disabled
+    listed = getattr(owner, "disabled_executors", None)
+    withdrawn = {item for item in listed if isinstance(item, str)} if isinstance(listed, list) else set()
+    return bool(owner.is_active) and name not in disabled and name not in withdrawn
 
 
 def _proposal(manifest_purpose: str, tool: str, args: Mapping[str, Any], shows: tuple[str, ...]) -> dict[str, str]:
@@ -72,9 +93,11 @@ def _proposal(manifest_purpose: str, tool: str, args: Mapping[str, Any], shows: 
     return {key: value for key, value in proposal.items() if key in shows or key == "action"}
 
 
-def _refuse(turn: Turn, index: int, tool: str, reason: str, message: str) -> BoundaryOutcome:
-    trace_record(turn, "control.refused", {"step": index, "tool": tool, "reason": reason})
-    return BoundaryOutcome(kind="refused", reason=message)
+def _refuse(
+    turn: Turn, index: int, tool: str, reason: str, message: str, detail: Mapping[str, Any] | None = None
+) -> BoundaryOutcome:
+    trace_record(turn, "control.refused", {"step": index, "tool": tool, "reason": reason, **(detail or {})})
+    return BoundaryOutcome(kind="refused", reason=message, code=reason)
 
 
 def invoke_step(
@@ -94,8 +117,10 @@ def invoke_step(
     if executor is None or not executor_admitted(turn.owner, step.tool):
         return _refuse(turn, index, step.tool, "not_admitted", f"{step.tool} is not available to you.")
     manifest = executor.manifest
-    if manifest.placement == "device":
-        return _refuse(turn, index, step.tool, "placement", f"{step.tool} runs only on a paired device.")
+    # Where the step runs comes from its manifest and the conversation's device, never from a result.
+    destination, device_or_reason = step_destination(turn=turn, manifest=manifest)
+    if destination == "refused":
+        return _refuse(turn, index, step.tool, "placement", device_or_reason)
     try:
         resolved = resolve_step_args(plan, index, results, catalog, combination_rules=combination_rules())
     except MissingInput as missing:
@@ -103,6 +128,15 @@ def invoke_step(
         return BoundaryOutcome(kind="missing_input", reason=str(missing))
     except ArgumentsInvalid as invalid:
         return _refuse(turn, index, step.tool, "arguments_invalid", str(invalid))
+    try:
+        verified = step_provenance_verify(
+            owner=turn.owner, plan=plan, index=index, catalog=catalog, resolved=resolved,
+            destination="device" if destination == "device" else "server",
+        )  # fmt: skip
+    except ProvenanceRefused as refused:
+        return _refuse(turn, index, step.tool, refused.code, str(refused), refused.as_trace())
+    if verified:
+        trace_record(turn, "control.provenance_verified", {"step": index, "tool": step.tool, "verified": verified})
 
     approval = None
     if manifest.consent.mode == "confirm":
@@ -133,29 +167,51 @@ def invoke_step(
     if "credentials.use" in manifest.capabilities and not (mandate or NoMandate()).allows("credentials.use"):
         return _refuse(turn, index, step.tool, "no_mandate", "This step needs credentials this turn may not use.")
 
-    record = StepRecord.objects.filter(turn=turn, index=index).first() or StepRecord(
-        owner_id=turn.owner_id, turn=turn, index=index
-    )
-    record.tool, record.outcome, record.started_at = step.tool, StepRecord.Outcome.RUNNING, timezone.now()
-    record.save()
-    trace_record(turn, "step.started", {"step": index, "tool": step.tool})
-    turn_publish(turn, {"type": "turn.step_started", "step": index, "tool": step.tool})
+    cancelled = threading.Event()
+    # Codes the user gives the step mid-way are secrets like the mandate's.
+    request_input, answered = input_requester(turn=turn, step_index=index, cancelled=cancelled)
     context = ExecutionContext(
         owner=turn.owner,
         turn_id=turn.pk,
         step_index=index,
         mandate=mandate or NoMandate(),
         today=timezone.localdate(),
+        cancelled=cancelled,
+        request_input=request_input,
     )
-    if approval is not None:
-        # Approval is consumed by the invocation: an error or timeout afterwards
-        # does not establish the absence of effects and authorises nothing more.
-        consent_consume(consent=approval)
+    # One commit before the effect: the running step (a killed process leaves
+    # it to be found), the turn's plan and trace so far, and the consumed
+    # approval — an error or timeout afterwards does not establish the
+    # absence of effects and authorises nothing more.
+    record = StepRecord(
+        owner_id=turn.owner_id,
+        turn=turn,
+        index=index,
+        tool=step.tool,
+        outcome=StepRecord.Outcome.RUNNING,
+        started_at=timezone.now(),
+    )
+    with transaction.atomic():
+        # A step is invoked at most once per turn: a second record for it fails here, before any effect.
+        record.save(force_insert=True)
+        trace_record(turn, "step.started", {"step": index, "tool": step.tool})
+        turn_write(turn)
+        if approval is not None:
+            consent_consume(consent=approval)
+        turn_publish(turn, {"type": "turn.step_started", "step": index, "tool": step.tool})
     started = time.monotonic()
+    cloud_before = cloud_requests_so_far()
     try:
         # Secrets the turn resolved never reach a model, a log line or a record.
-        with withheld_from_models(secrets), secrets_redacted(secrets):
-            result = executor.run(context, resolved.values)
+        with withheld_from_models(secrets), secrets_redacted(secrets), turn_written_at_once(turn):
+            if destination == "device":
+                trace_record(turn, "step.sent_to_device", {"step": index, "tool": step.tool})
+                result = device_step_run(
+                    turn=turn, index=index, manifest=manifest, arguments=resolved.values,
+                    device=device_or_reason, cancelled=cancelled,
+                )  # fmt: skip
+            else:
+                result = executor.run(context, resolved.values)
     except Exception as error:  # noqa: BLE001 - an executor failure is an outcome, not a crash
         logger.warning("executor %s raised %s", step.tool, type(error).__name__)
         result = StepResult(
@@ -163,23 +219,34 @@ def invoke_step(
             error=StepError("unknown", "executor_error", f"{step.tool} stopped unexpectedly ({type(error).__name__})."),
         )
     elapsed_ms = int((time.monotonic() - started) * 1000)
+    # Counted when sent: a request whose answer came too late still counts.
+    record.cloud_requests = cloud_requests_so_far() - cloud_before
     # Values the mandate resolved during the step are kept out of records too.
-    secrets = (*secrets, *(mandate or NoMandate()).secrets())
-    _record_result(record, result, secrets)
-    trace_record(
-        turn,
-        "step.finished",
-        {"step": index, "tool": step.tool, "outcome": result.outcome, "elapsed_ms": elapsed_ms,
-         "error_class": result.error.error_class if result.error else "",
-         "provenance": {name: sorted(steps) for name, steps in resolved.provenance.items()}},
-    )  # fmt: skip
-    turn_publish(
-        turn,
-        {"type": "turn.step_finished", "step": index, "tool": step.tool, "outcome": result.outcome,
-         "summary": redact(result.summary, secrets),
-         "files": [{"path": file.path, "size": file.size} for file in result.files]},
-    )  # fmt: skip
-    return BoundaryOutcome(kind="ran", result=result)
+    secrets = (*secrets, *(mandate or NoMandate()).secrets(), *answered)
+    with transaction.atomic():
+        _record_result(record, result, secrets)
+        trace_record(
+            turn,
+            "step.finished",
+            {"step": index, "tool": step.tool, "outcome": result.outcome, "elapsed_ms": elapsed_ms,
+             "error_class": result.error.error_class if result.error else "",
+             "cloud_requests": record.cloud_requests,
+             "provenance": {name: sorted(steps) for name, steps in resolved.provenance.items()}},
+        )  # fmt: skip
+        turn_write(turn)
+        turn_publish(
+            turn,
+            {"type": "turn.step_finished", "step": index, "tool": step.tool, "outcome": result.outcome,
+             "summary": redact(result.summary, secrets), "cloud_requests": record.cloud_requests,
+             "files": [{"path": file.path, "size": file.size} for file in result.files]},
+        )  # fmt: skip
+    return BoundaryOutcome(kind="ran", result=result, secrets=tuple(answered))
+
+
+_RESULT_FIELDS = [
+    "outcome", "error_class", "error_code", "error_message", "summary", "notices",
+    "result_preview", "result", "files", "effects", "cloud_requests", "finished_at",
+]  # fmt: skip
 
 
 def _record_result(record: StepRecord, result: StepResult, secrets: tuple[str, ...]) -> None:
@@ -195,7 +262,7 @@ def _record_result(record: StepRecord, result: StepResult, secrets: tuple[str, .
     record.files = [{"path": f.path, "content_type": f.content_type, "size": f.size} for f in result.files]
     record.effects = redact([dict(effect) for effect in result.effects], secrets)
     record.finished_at = timezone.now()
-    record.save()
+    record.save(update_fields=_RESULT_FIELDS)
 
 
 def result_as_json(result: StepResult) -> dict[str, Any]:

@@ -26,6 +26,8 @@ EXIT_CODES: dict[str, int] = {
     Turn.Status.PARTIAL: 3,
     Turn.Status.AWAITING_CONFIRMATION: 4,
     Turn.Status.AWAITING_INPUT: 4,
+    # The work continues as a long-running job: not done yet, nothing failed.
+    Turn.Status.HANDED_OFF: 5,
 }
 
 

@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from apps.core.tenancy import get_owned_or_404, owned_rows
 from apps.runtime.models import ConsentRequest, Turn
+from apps.runtime.resume import turn_resumption_create
 from apps.runtime.trace import trace_record, turn_publish
 
 CONSENT_LIFETIME = dt.timedelta(minutes=30)
@@ -141,17 +142,7 @@ def _apply_decision(
         trace_record(turn, "consent.declined", {"step": consent.step_index})
         turn_publish(turn, {"type": "turn.finished", "status": turn.status, "answer": turn.answer})
         return ConsentDecision(consent=consent, resumed_turn=None)
-    resumed = Turn.objects.create(
-        owner_id=turn.owner_id,
-        conversation_id=turn.conversation_id,
-        request_text=turn.request_text,
-        status=Turn.Status.QUEUED,
-        path=turn.path,
-        plan=turn.plan,
-        plan_digest=turn.plan_digest,
-        catalog_signature=turn.catalog_signature,
-        resumed_from=turn,
-    )
+    resumed = turn_resumption_create(turn=turn)
     consent.decision = ConsentRequest.Decision.CONFIRMED
     consent.resumed_turn = resumed
     consent.save(update_fields=["decision", "decided_at", "resumed_turn"])

@@ -86,9 +86,60 @@ class NoMandate:
         return ()
 
 
+class MandateProvider(Protocol):
+    def __call__(self, *, owner: Any, turn_id: int, plan: Any, catalog: Catalog) -> Mandate: ...
+
+
+_mandate_provider: MandateProvider | None = None
+
+
+def register_mandate_provider(provider: MandateProvider) -> None:
+    """The credential store says how a turn's plan becomes its mandate (the vault registers itself)."""
+    global _mandate_provider
+    _mandate_provider = provider
+
+
+def mandate_for_plan(*, owner: Any, turn_id: int, plan: Any, catalog: Catalog) -> Mandate:
+    """The mandate a turn runs its plan under; without a credential store, none."""
+    if _mandate_provider is None:
+        return NoMandate()
+    return _mandate_provider(owner=owner, turn_id=turn_id, plan=plan, catalog=catalog)
+
+
+InputKind = Literal["otp", "text"]
+InputStatus = Literal["answered", "declined", "expired", "cancelled", "unavailable"]
+
+
+@dataclass(frozen=True)
+class InputSpec:
+    """What an executor asks the user in the middle of a step (a one-time code, a choice).
+
+    ``prompt`` is shown to the user and recorded: it must hold no secret.
+    A ``sensitive`` answer (a code) is withheld from models, logs and records
+    like a mandate's secret. Waiting for the answer consumes no work budget.
+    """
+
+    kind: InputKind
+    prompt: str
+    sensitive: bool = True
+    timeout_seconds: float = 600.0
+
+
+@dataclass(frozen=True)
+class InputAnswer:
+    """The user's answer; ``value`` only when ``status`` is ``answered``."""
+
+    status: InputStatus
+    value: str | None = None
+
+
+def _no_user_to_ask(spec: InputSpec) -> InputAnswer:
+    return InputAnswer("unavailable")
+
+
 @dataclass
 class ExecutionContext:
-    """What an executor may use: the owner, the turn, its deadline, progress."""
+    """What an executor may use: the owner, the turn, its deadline, progress, and the user to ask."""
 
     owner: Any
     turn_id: int | None
@@ -98,6 +149,9 @@ class ExecutionContext:
     today: dt.date | None = None
     report_progress: Callable[[str], None] = lambda message: None
     cancelled: threading.Event = field(default_factory=threading.Event)
+    # Blocks until the user answers, declines, or the request expires; outside a
+    # conducted turn (a test, a device) there is nobody to ask: "unavailable".
+    request_input: Callable[[InputSpec], InputAnswer] = _no_user_to_ask
 
 
 class Executor(Protocol):

@@ -30,7 +30,11 @@ DELETE_FILES_MANIFEST: Final = Manifest(
     name="delete_files",
     purpose="Delete files from your files. This cannot be undone.",
     args={
-        "from_step": ArgSpec(type="collection", description="Files found by an earlier step (items with a path)."),
+        "from_step": ArgSpec(
+            type="collection",
+            description="Files found by an earlier step (items with a path).",
+            item_sensitive={"path": "path"},  # each item's path is verified inside the owner's files first
+        ),
         "paths": ArgSpec(
             type="array",
             items="path",
@@ -45,6 +49,20 @@ DELETE_FILES_MANIFEST: Final = Manifest(
     capabilities=frozenset({"files.write"}),
     consent=ConsentSpec(mode="confirm", shows=("action", "purpose", "destination", "consequences")),
     limits={"max_files": DELETE_MAX_FILES},
+    # A request that says one of these needs delete_files in its plan (requested_actions).
+    action_phrases=(
+        "(delete|deleting|erase|erasing|trash|trashing) [the|all the|all of the|all|my|these|those|any|every] "
+        "[old|other|duplicate|original|remaining|unused|empty] [pdf|csv|text|xlsx|excel] "
+        "(file|files|document|documents|pdfs|quotes|invoices|copies|originals|them|those|these|it)",
+        "(remove|removing) [the|all the|all of the|all|my|these|those|any|every] "
+        "[old|other|duplicate|original|remaining|unused|empty] [pdf|csv|text|xlsx|excel] "
+        "(file|files|document|documents|pdfs)",
+        "(elimina|eliminare|cancella|cancellare|rimuovi|rimuovere|butta|buttare) [i|gli|le|il|lo|la|l'|tutti i|"
+        "tutte le|questi|quei|queste|quelle|quelli|questo|quello] [vecchi|vecchie|vecchio|altri|altre|doppi|"
+        "duplicati] (file|documenti|documento|pdf|preventivi|fatture)",
+        "(eliminali|eliminale|eliminalo|eliminala|cancellali|cancellale|cancellalo|cancellala|rimuovili|"
+        "rimuovile|buttali|buttale)",
+    ),
     request_forms=(
         RequestForm(
             language="en",

@@ -7,6 +7,11 @@ no links leading out of the root), and nothing here opens a file itself.
 
 Collections arrive resolved: by the time ``run`` is called, ``from_step``
 holds the producer's items (a sequence of mappings), not the step number.
+``read_files`` declares that it reads its items' ``path`` as a local path
+(``item_sensitive``), so the invocation boundary has verified every such
+path inside the owner's files root before ``run``
+(:mod:`apps.runtime.provenance`); the documents app checks them again when
+they are opened. ``find_files`` lists only paths inside that root.
 """
 
 from __future__ import annotations
@@ -258,6 +263,8 @@ READ_FILES_MANIFEST: Final = Manifest(
         "from_step": ArgSpec(
             type="collection",
             description="The files of an earlier step (items with a path), such as find_files.",
+            # Each item's path is opened: the boundary verifies it lies in the owner's files first.
+            item_sensitive={"path": "path"},
         ),
         "paths": ArgSpec(
             type="array",

@@ -13,6 +13,16 @@ Matching is case-insensitive and whole-request; the first form in catalog
 order that matches wins, and a request matching forms with *different* plans
 at the same specificity is ambiguous (no proposal, said plainly). A proposal
 is only a proposal: it goes through the same validation as any other plan.
+
+**Forms that use credentials.** One sentence may have two plans: one that
+signs in first (a step whose executor declares ``credentials.use``) and one
+that does not. Which applies depends on the owner, decided without a model:
+the plan that uses credentials is the more specific when the turn's mandate
+provider (the vault) would grant every credential it needs; otherwise the
+plan without credentials is; a plan whose credentials would not be granted
+is proposed only when no other form matches (the boundary then refuses it,
+saying why). Plans chosen this way depend on the owner's credentials at the
+time, so they are not cached (:func:`forms_depend_on_credentials`).
 """
 
 from __future__ import annotations
@@ -23,7 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from apps.runtime.executors import Catalog
+from apps.runtime.executors import Catalog, mandate_for_plan
 from apps.runtime.manifests import RequestForm
 
 _SLOT = re.compile(r"\{([a-z_]+)\}")
@@ -133,6 +143,17 @@ def compile_template(template: str, kinds: tuple[tuple[str, str], ...] = ()) -> 
         raise FormError(f"template {template!r} does not compile: {error}") from None
 
 
+@lru_cache(maxsize=1024)
+def compile_phrase(phrase: str) -> re.Pattern[str]:
+    """Compile an action phrase (template syntax without slots) to search for, as whole words, in ``text + " "``."""
+    if _SLOT.search(phrase):
+        raise FormError(f"action phrase {phrase!r} has a slot")
+    try:
+        return re.compile(r"(?<!\w)" + _compile_fragment(phrase.strip() + " ", {}), re.IGNORECASE)
+    except re.error as error:
+        raise FormError(f"action phrase {phrase!r} does not compile: {error}") from None
+
+
 # Courtesy around a request changes nothing about what is asked.
 _COURTESY = re.compile(
     r"^(?:(?:please|kindly|can you|could you|would you|per favore|per piacere|puoi|potresti|mi puoi)\s*,?\s+)+"
@@ -235,17 +256,64 @@ def _slot_kinds(form: RequestForm) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(form.slots.items()))
 
 
-def propose_from_forms(request: str, catalog: Catalog) -> FormMatch | None:
-    """The single form-based proposal for ``request``, None if no form matches."""
+CREDENTIALS_USE = "credentials.use"
+
+
+def _matches(request: str, catalog: Catalog) -> list[FormMatch]:
     if len(request) > MAX_FORM_REQUEST_CHARS:
-        return None
+        return []
     prepared = _prepare(request)
-    matches = [
+    return [
         found for name, form in catalog_forms(catalog) if (found := match_form(form, name, request, prepared=prepared))
     ]
+
+
+def _uses_credentials(plan: Mapping[str, Any], catalog: Catalog) -> bool:
+    return any(
+        (manifest := catalog.manifest(str(step.get("tool")))) is not None and CREDENTIALS_USE in manifest.capabilities
+        for step in plan.get("steps", ())
+    )
+
+
+def _credentials_granted(plan: Mapping[str, Any], catalog: Catalog, owner: Any, turn_id: int | None) -> bool:
+    """Whether the mandate provider would grant every credential ``plan`` needs to ``owner`` (reads only)."""
+    if owner is None or turn_id is None:
+        return False
+    mandate = mandate_for_plan(owner=owner, turn_id=turn_id, plan=plan, catalog=catalog)
+    # A provider that refuses some step lists it in ``refusals`` (the vault does).
+    return mandate.allows(CREDENTIALS_USE) and not getattr(mandate, "refusals", ())
+
+
+def _specificity(found: FormMatch, catalog: Catalog, owner: Any, turn_id: int | None) -> int:
+    """2: uses credentials the owner would be granted; 1: uses none; 0: uses credentials not granted."""
+    if not _uses_credentials(found.plan, catalog):
+        return 1
+    return 2 if _credentials_granted(found.plan, catalog, owner, turn_id) else 0
+
+
+def propose_from_forms(
+    request: str, catalog: Catalog, *, owner: Any = None, turn_id: int | None = None
+) -> FormMatch | None:
+    """The single form-based proposal for ``request``, None if no form matches.
+
+    ``owner`` and ``turn_id`` let the forms that use credentials be checked
+    against the owner's vault (see the module docstring); without them such
+    a form is proposed only when nothing else matches.
+    """
+    matches = _matches(request, catalog)
     if not matches:
         return None
+    if len({repr(found.plan) for found in matches}) > 1:
+        ranked = [(_specificity(found, catalog, owner, turn_id), found) for found in matches]
+        best = max(rank for rank, _ in ranked)
+        matches = [found for rank, found in ranked if rank == best]
     distinct = {repr(found.plan) for found in matches}
     if len(distinct) > 1:
         raise AmbiguousRequest(f"{len(matches)} request forms match with different plans")
     return matches[0]
+
+
+def forms_depend_on_credentials(request: str, catalog: Catalog) -> bool:
+    """Whether forms matching ``request`` plan differently with and without credentials (never cache them)."""
+    uses = {_uses_credentials(found.plan, catalog) for found in _matches(request, catalog)}
+    return uses == {True, False}

@@ -2,9 +2,10 @@
 
 A manifest is the contract of one executor: its purpose, the schema of its
 arguments, its capabilities, consent, limits, result shape, intelligence
-(``deterministic`` or ``agentic``), placement and the request forms it
-understands. The catalog is generated from the registered manifests, with a
-signature per executor and one for the whole catalog, so a plan cached
+(``deterministic`` or ``agentic``), placement, the request forms it
+understands and the action phrases that name it explicitly in a request.
+The catalog is generated from the registered manifests, with a signature
+per executor and one for the whole catalog, so a plan cached
 against one catalog is recognisably stale against another.
 """
 
@@ -42,9 +43,13 @@ class ArgSpec:
     """One argument: its type, whether it is required, and its bounds.
 
     ``sensitive`` marks arguments whose value must not come from another
-    step's output unless ``accepts_step_values`` says so (provenance).
+    step's output unless ``accepts_step_values`` says so (provenance); when
+    it does, the invocation boundary verifies every such value before the
+    step runs (:mod:`apps.runtime.provenance`).
     ``collection`` arguments receive ``{"from_step": N}``: the collection
-    produced by step N.
+    produced by step N. ``item_sensitive`` names the item fields such an
+    argument uses as a sensitive kind (``{"path": "path"}``: each item's
+    ``path`` is a local path); the boundary verifies them in every item.
     """
 
     type: ArgType
@@ -58,6 +63,7 @@ class ArgSpec:
     max_items: int | None = None
     sensitive: SensitiveKind | None = None
     accepts_step_values: bool = False
+    item_sensitive: Mapping[str, SensitiveKind] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"type": self.type, "required": self.required}
@@ -67,16 +73,30 @@ class ArgSpec:
                 data[name] = list(value) if isinstance(value, tuple) else value
         if self.sensitive:
             data["accepts_step_values"] = self.accepts_step_values
+        if self.item_sensitive:  # only when declared: other signatures stay what they were
+            data["item_sensitive"] = dict(sorted(self.item_sensitive.items()))
         return data
 
 
 @dataclass(frozen=True)
 class ResultShape:
-    """What an executor returns: a collection of items with these fields, one value, or nothing."""
+    """What an executor returns: a collection of items with these fields, one value, or nothing.
+
+    ``sensitive_fields`` names the fields that hold a sensitive kind
+    (``{"path": "path"}``: a local path); a consumer's collection from this
+    producer has them verified in every item at the invocation boundary.
+    """
 
     kind: ResultKind
     fields: tuple[str, ...] = ()
     description: str = ""
+    sensitive_fields: Mapping[str, SensitiveKind] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"kind": self.kind, "fields": list(self.fields)}
+        if self.sensitive_fields:  # only when declared: other signatures stay what they were
+            data["sensitive_fields"] = dict(sorted(self.sensitive_fields.items()))
+        return data
 
 
 @dataclass(frozen=True)
@@ -116,6 +136,11 @@ class Manifest:
     placement: Placement = "server"
     request_forms: tuple[RequestForm, ...] = ()
     version: str = "1"
+    # Phrases that name this executor's action explicitly ("create a
+    # spreadsheet"), in request-form syntax without slots: a plan for a
+    # request that says one of them must use this executor (the guards ask for
+    # a new proposal otherwise). English and Italian; see requested_actions.
+    action_phrases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         validate_manifest(self)
@@ -126,7 +151,7 @@ class Manifest:
             "version": self.version,
             "purpose": self.purpose,
             "args": {name: spec.as_json() for name, spec in sorted(self.args.items())},
-            "result": {"kind": self.result.kind, "fields": list(self.result.fields)},
+            "result": self.result.as_json(),
             "capabilities": sorted(self.capabilities),
             "consent": {"mode": self.consent.mode, "shows": list(self.consent.shows)},
             "limits": dict(sorted(self.limits.items())),
@@ -141,6 +166,8 @@ class Manifest:
                 }
                 for form in self.request_forms
             ],
+            # Only when declared, so the signature of a manifest without phrases is what it always was.
+            **({"action_phrases": list(self.action_phrases)} if self.action_phrases else {}),
         }
 
     @property
@@ -178,13 +205,62 @@ def validate_manifest(manifest: Manifest) -> None:
             problems.append(f"argument {arg_name!r} has unknown type {spec.type!r}")
         if spec.type == "array" and spec.items is None:
             problems.append(f"array argument {arg_name!r} must declare its item type")
+        if spec.item_sensitive and spec.type != "collection" and arg_name != "from_step":
+            problems.append(f"argument {arg_name!r} declares item_sensitive but takes no collection")
+        problems.extend(_kind_problems(f"argument {arg_name!r}", spec.item_sensitive))
     if manifest.result.kind not in ("collection", "value", "none"):
         problems.append(f"result kind {manifest.result.kind!r} is unknown")
+    problems.extend(_kind_problems("the result", manifest.result.sensitive_fields))
+    undeclared = sorted(set(manifest.result.sensitive_fields) - set(manifest.result.fields))
+    if undeclared:
+        problems.append(f"the result marks fields it does not declare as sensitive: {undeclared}")
     for limit, value in manifest.limits.items():
         if value <= 0:
             problems.append(f"limit {limit!r} must be positive")
+    problems.extend(_action_phrase_problems(manifest.action_phrases))
     if problems:
         raise ManifestError(f"manifest {manifest.name!r}: " + "; ".join(problems))
+
+
+_SENSITIVE_KINDS = frozenset(get_args(SensitiveKind))
+
+
+def _kind_problems(owner: str, kinds: Mapping[str, str]) -> list[str]:
+    if not isinstance(kinds, Mapping):
+        return [f"{owner}: sensitive fields must map field names to kinds"]
+    return [
+        f"{owner}: field {name!r} has unknown sensitive kind {kind!r}"
+        for name, kind in kinds.items()
+        if kind not in _SENSITIVE_KINDS
+    ]
+
+
+MAX_ACTION_PHRASES = 20
+MAX_ACTION_PHRASE_CHARS = 400
+
+
+def _action_phrase_problems(phrases: tuple[str, ...]) -> list[str]:
+    if not isinstance(phrases, tuple):
+        return ["action_phrases must be a tuple of strings"]
+    problems: list[str] = []
+    if len(phrases) > MAX_ACTION_PHRASES:
+        problems.append(f"at most {MAX_ACTION_PHRASES} action phrases")
+    for phrase in phrases:
+        if not isinstance(phrase, str) or not phrase.strip():
+            problems.append("an action phrase is empty or not text")
+            continue
+        if len(phrase) > MAX_ACTION_PHRASE_CHARS:
+            problems.append(f"action phrase {phrase[:40]!r}… is longer than {MAX_ACTION_PHRASE_CHARS} characters")
+        if "{" in phrase or "}" in phrase:
+            problems.append(f"action phrase {phrase!r} has a slot; phrases only name the action")
+        depth = 0
+        for char in phrase:
+            depth += (char in "[(") - (char in "])")
+            if depth < 0:
+                break
+        if depth != 0:
+            problems.append(f"action phrase {phrase!r} has unbalanced brackets")
+    return problems
 
 
 def _digest(data: Any) -> str:

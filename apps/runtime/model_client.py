@@ -127,6 +127,12 @@ def counting_into(usage: ModelUsage) -> Iterator[None]:
         _turn_usage.reset(token)
 
 
+def cloud_requests_so_far() -> int:
+    """Cloud requests counted so far in this context's turn (0 outside a turn)."""
+    usage = _turn_usage.get()
+    return usage.cloud_requests if usage is not None else 0
+
+
 class ModelUsage:
     """Requests sent per tier and cloud requests sent, e.g. for one turn. Thread-safe.
 
@@ -180,6 +186,16 @@ def withheld_from_models(secrets: Iterable[str]) -> Iterator[None]:
         yield
     finally:
         _withheld.reset(token)
+
+
+def withhold_from_models_now(secret: str) -> None:
+    """Withhold ``secret`` too, until the enclosing :func:`withheld_from_models` block ends.
+
+    For a value first known during a step: the vault's mandate resolves a
+    credential inside the executor, after the boundary opened the block.
+    """
+    if secret and secret not in _withheld.get():
+        _withheld.set((*_withheld.get(), secret))
 
 
 def redact_secrets(text: str, secrets: Iterable[str]) -> str:

@@ -15,6 +15,13 @@ from apps.core.tenancy import OwnedModel
 
 class Conversation(OwnedModel):
     title = models.CharField(max_length=200, blank=True)
+    # The paired device this conversation works with (the one that asked, or
+    # the one the user chose): steps that may run on a device run there. Only
+    # the user sets it — never a step's output.
+    device = models.ForeignKey(
+        "accounts.Device", on_delete=models.SET_NULL, null=True, blank=True, related_name="conversations"
+    )
+    device_id: int | None
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -24,7 +31,9 @@ class Conversation(OwnedModel):
         ordering = ["-updated_at", "-id"]
 
     def __str__(self) -> str:
-        return self.title or f"Conversation {self.pk}"
+        # Structural on purpose: the title quotes the user's request, and
+        # __str__ appears on operators' admin pages (breadcrumbs, foreign keys).
+        return f"Conversation {self.pk}"
 
 
 class Turn(OwnedModel):
@@ -119,6 +128,8 @@ class StepRecord(OwnedModel):
     result = models.JSONField(default=dict, blank=True)
     files = models.JSONField(default=list, blank=True)
     effects = models.JSONField(default=list, blank=True)
+    # Requests the step sent to a cloud model tier (the portal marks the step with a red $).
+    cloud_requests = models.PositiveIntegerField(default=0)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     turn_id: int
@@ -221,3 +232,77 @@ class PlanCache(OwnedModel):
 
     def __str__(self) -> str:
         return f"{self.kind} plan {self.pk}"
+
+
+class InputRequest(OwnedModel):
+    """A question a running step asked the user (a one-time code), bound to user, turn and conversation.
+
+    The answer itself is never stored here: it travels through the cache for
+    the moment between the user's reply and the waiting step, then is gone.
+    """
+
+    class Kind(models.TextChoices):
+        OTP = "otp"
+        TEXT = "text"
+
+    class Status(models.TextChoices):
+        PENDING = "pending"
+        ANSWERED = "answered"
+        DECLINED = "declined"
+        EXPIRED = "expired"
+        CANCELLED = "cancelled"
+
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="input_requests")
+    conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="input_requests")
+    step_index = models.PositiveIntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices)
+    prompt = models.CharField(max_length=300)
+    sensitive = models.BooleanField(default=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+    turn_id: int
+    conversation_id: int
+
+    objects: models.Manager[InputRequest] = models.Manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Input {self.pk} for step {self.step_index} ({self.status})"
+
+
+class DeviceStep(OwnedModel):
+    """A step that runs on the owner's paired device: sent with its final arguments, answered with its result."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending"  # waiting for the device to take it
+        CLAIMED = "claimed"  # the device took it: from here an effect may have happened
+        FINISHED = "finished"
+        EXPIRED = "expired"
+
+    device = models.ForeignKey("accounts.Device", on_delete=models.CASCADE, related_name="steps")
+    turn = models.ForeignKey(Turn, on_delete=models.CASCADE, related_name="device_steps")
+    step_index = models.PositiveIntegerField()
+    tool = models.CharField(max_length=64)
+    executor_signature = models.CharField(max_length=64)
+    arguments = models.JSONField(default=dict)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
+    result = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField()
+    device_id: int
+    turn_id: int
+
+    objects: models.Manager[DeviceStep] = models.Manager()
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["device", "status"])]
+
+    def __str__(self) -> str:
+        return f"Device step {self.step_index} {self.tool} ({self.status})"

@@ -2,11 +2,23 @@
 
 1. **Deterministic rule** — closed operations such as undoing the latest turn.
 2. **Fast path** — the same request succeeded before: reuse its plan while every
-   executor signature it relied on is unchanged.
+   executor signature it relied on is unchanged and no argument was bound to
+   the time it was made: a request that says "today", "last month", "the
+   latest …" is reused only if its plan carries those words to the executor
+   that binds them when it runs (:mod:`apps.runtime.plan_cache_binding`);
+   such plans are not cached otherwise (nor as autopaths).
 3. **Autopath** — a confirmed, generalised plan for a similar request: slots
    instead of personal values, matched by template, fully validated again.
 4. **New proposal** — request forms declared by executors (no model needed);
    with a planning model configured, a model proposal for anything else.
+   Both must do every action the request names explicitly
+   (``requested_actions``): a form's plan that leaves one out is not run
+   (the planning model is asked instead, or the turn is refused naming it);
+   a model proposal that leaves one out is asked again, then refused. The
+   planning model sees the projection of results already recorded for the
+   turn (``scratchpad_for_turn``), never the results themselves; in a
+   conducted turn that happens when a resumed plan is planned anew
+   (:mod:`apps.runtime.replanning`).
 
 Plan caches are not shortcuts around the controls: whatever the path, the
 plan is validated and every step crosses the invocation boundary.
@@ -16,7 +28,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,11 +36,14 @@ from django.utils import timezone
 
 from apps.core.tenancy import owned_rows
 from apps.runtime.executors import Catalog, combination_rules
-from apps.runtime.forms import AmbiguousRequest, compile_template, propose_from_forms
+from apps.runtime.forms import AmbiguousRequest, compile_template, forms_depend_on_credentials, propose_from_forms
 from apps.runtime.model_client import ModelUsage
 from apps.runtime.models import PlanCache, Turn
+from apps.runtime.plan_cache_binding import time_bound_terms
 from apps.runtime.planner import planning_tier, propose_with_model
 from apps.runtime.plans import PlanInvalid, validate_plan
+from apps.runtime.requested_actions import forms_refusal, requested_actions, requested_actions_missing
+from apps.runtime.scratchpad import Scratchpad, scratchpad_for_turn
 
 _UNDO = re.compile(
     r"^\s*(?:please\s+)?(?:undo|revert|annulla|annullare|ripristina)\b(?:\s*(?:the|my|l'|l\u2019|il|la|lo|ultimo|ultima|last|latest|previous|turn|turno|action|azione|operazione|operation|request|richiesta))*\s*[.!]?\s*$",
@@ -66,26 +81,59 @@ def _signatures_hold(cache: PlanCache, catalog: Catalog) -> bool:
     return True
 
 
+def _fast_path_entry(*, owner_id: int, key: str) -> PlanCache | None:
+    """The owner's fast-path entry for the normalised request ``key``, if any.
+
+    Every turn looks here first. The statement is written out because
+    building the equivalent queryset costs several times more than the read
+    (see ``bench/bench_turns.py``); it selects on the unique key (owner,
+    kind, request key), so there is at most one row.
+    """
+    table = PlanCache._meta.db_table
+    rows = PlanCache.objects.raw(
+        f"SELECT id, owner_id, plan, executor_signatures FROM {table} "  # noqa: S608 - the table name is ours
+        "WHERE owner_id = %s AND kind = %s AND request_key = %s",
+        [owner_id, PlanCache.Kind.FAST_PATH, key],
+    )
+    return next(iter(rows), None)
+
+
 def executor_signatures(plan: Mapping[str, Any], catalog: Catalog) -> dict[str, str]:
     names = {str(step.get("tool")) for step in plan.get("steps", ())}
     return {name: manifest.signature for name in sorted(names) if (manifest := catalog.manifest(name))}
 
 
 def choose_path(
-    *, turn: Turn, catalog: Catalog, usage: ModelUsage | None = None, deadline: float | None = None
+    *,
+    turn: Turn,
+    catalog: Catalog,
+    usage: ModelUsage | None = None,
+    deadline: float | None = None,
+    earlier: Scratchpad | None = None,
+    secrets: Iterable[str] = (),
 ) -> PathChoice:
+    """The simplest reliable path to a plan for ``turn`` (see the module docstring).
+
+    ``earlier`` holds results of steps that already ran in the turn (by
+    default, those recorded for it and for the turn it resumes); the planning
+    model sees only their projection. ``secrets`` are withheld from every
+    model request.
+    """
     request = turn.request_text
     if _UNDO.match(request) and catalog.manifest("undo_last_turn") is not None:
         return PathChoice("rule", {"steps": [{"tool": "undo_last_turn", "args": {}}]}, "deterministic rule: undo")
 
-    key = normalise_request(request)
-    caches = owned_rows(PlanCache, owner=turn.owner)
-    fast = caches.filter(kind=PlanCache.Kind.FAST_PATH, request_key=key).first()
+    requested = requested_actions(request, catalog)
+    fast = _fast_path_entry(owner_id=turn.owner_id, key=normalise_request(request))
     if fast is not None:
-        if _signatures_hold(fast, catalog):
+        # A cached plan that leaves out an action the request names can never
+        # serve it: forget it rather than run it without that action.
+        reusable = _signatures_hold(fast, catalog) and not time_bound_terms(request, fast.plan)
+        if reusable and not requested_actions_missing(fast.plan, catalog, requested):
             return PathChoice("fast_path", dict(fast.plan), "the same request succeeded before", cache=fast)
-        fast.delete()  # the operating world changed: back to ordinary planning
+        fast.delete()  # the operating world changed, or its plan is bound to when it was made: plan again
 
+    caches = owned_rows(PlanCache, owner=turn.owner)
     for cache in caches.filter(kind=PlanCache.Kind.AUTOPATH, confirmed=True).order_by("-uses", "-id")[:200]:
         pattern = compile_template(cache.request_key, tuple((slot, "text") for slot in cache.slots))
         match = pattern.fullmatch(request.strip().rstrip(".!?").strip() + " ")
@@ -99,17 +147,28 @@ def choose_path(
             validate_plan(plan, catalog, combination_rules=combination_rules())
         except PlanInvalid:
             continue  # not a plan for this request after all: plan it normally
+        if requested_actions_missing(plan, catalog, requested):
+            continue  # a slot swallowed an action the request names ("… and delete them")
+        if time_bound_terms(request, plan):
+            continue  # "today" in the request, a date fixed when the plan was made
         return PathChoice("autopath", plan, "a confirmed plan for a similar request", cache=cache, slots=slots)
 
     try:
-        proposal = propose_from_forms(request, catalog)
+        proposal = propose_from_forms(request, catalog, owner=turn.owner, turn_id=turn.pk)
     except AmbiguousRequest as ambiguous:
         return PathChoice("none", None, f"the request matches several capabilities differently ({ambiguous})")
-    if proposal is not None:
+    left_out = requested_actions_missing(proposal.plan, catalog, requested) if proposal is not None else ()
+    if proposal is not None and not left_out:
         return PathChoice("proposal", proposal.plan, f"request form of {proposal.executor}", slots=proposal.slots)
 
     model_tier = planning_tier()
     if model_tier is None:
+        if proposal is not None:  # never a silent run without an action the user asked for
+            names = ", ".join(action.executor for action in left_out)
+            reason = f"the request form of {proposal.executor} leaves out a requested action ({names})"
+            return PathChoice(
+                "none", None, reason, refusal=forms_refusal(left_out), error_codes=("requested_tool_missing",)
+            )
         return PathChoice("none", None, "no request form matches and no planning model is configured")
     # Fully validated inside; the caller validates again, applies the guards
     # and sends every step through the invocation boundary.
@@ -119,6 +178,9 @@ def choose_path(
         tier=model_tier,
         usage=usage if usage is not None else ModelUsage(),
         deadline=deadline,
+        secrets=secrets,
+        requested=requested,
+        earlier=earlier if earlier is not None else scratchpad_for_turn(turn),
     )
     if model.plan is None:
         return PathChoice(
@@ -148,6 +210,21 @@ def _rebind(value: Any, slots: Mapping[str, Any]) -> Any:
     if isinstance(value, dict):
         return {key: _rebind(item, slots) for key, item in value.items()}
     return value
+
+
+_SLOT = re.compile(r"\{slot\d+\}")
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string in an argument value, nested lists and mappings included."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _strings(item)
 
 
 def generalise(request: str, plan: Mapping[str, Any]) -> tuple[str, dict[str, Any], list[str]] | None:
@@ -188,7 +265,8 @@ def generalise(request: str, plan: Mapping[str, Any]) -> tuple[str, dict[str, An
     }
     if not slots:
         return None
-    leftovers = re.findall(r'"([^"{}]*)"', str(general_plan).replace("'", '"'))
+    # Every string value, with its slots taken out: what remains is replayed as it is.
+    leftovers = [_SLOT.sub(" ", text) for step in general_plan["steps"] for text in _strings(step.get("args", {}))]
     if any(_PERSONAL.search(text) for text in leftovers):
         return None
     template = request.strip().rstrip(".!?")
@@ -199,7 +277,17 @@ def generalise(request: str, plan: Mapping[str, Any]) -> tuple[str, dict[str, An
 
 
 def plan_cache_store(*, turn: Turn, plan: Mapping[str, Any], catalog: Catalog, slots_used: Sequence[str] = ()) -> None:
-    """Remember a successful plan: a fast path always, an autopath when it generalises."""
+    """Remember a successful plan: a fast path always, an autopath when it generalises.
+
+    Never a plan whose request forms plan differently with and without the
+    owner's credentials: which one applies is decided afresh every time; never
+    a plan whose arguments were bound to the time it was made
+    (:func:`time_bound_terms`).
+    """
+    if forms_depend_on_credentials(turn.request_text, catalog):
+        return
+    if time_bound_terms(turn.request_text, plan):
+        return  # bound to when it was made: reused later, it would answer another day's question
     signatures = executor_signatures(plan, catalog)
     key = normalise_request(turn.request_text)
     cache, created = PlanCache.objects.get_or_create(

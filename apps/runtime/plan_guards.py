@@ -24,7 +24,9 @@ Contract (runtime spec, "plans"): after validation, :func:`apply_guards` may
 * **request a new proposal** when an explicitly requested executor
   (``requested_tools``) is absent from the plan: outcome
   ``needs_new_proposal`` with the missing names. The guard never adds it,
-  nor anything outside the catalog.
+  nor anything outside the catalog. The proposers derive the requested
+  executors from the request (:mod:`requested_actions`): the planning model
+  is asked again, the model-free proposer refuses naming the action.
 
 An amended plan is validated again in full; if it is no longer valid the
 outcome is ``needs_new_proposal``. A plan whose outcome is

@@ -21,12 +21,19 @@ older step's result or a placeholder instead.
 
 Provenance travels with values: :class:`ResolvedArgs` maps every argument
 that received something from another step to the step numbers it came from
-(direct producers). A sensitive argument (a path, a recipient, an
-authorisation, or any ``path``) refuses such values unless it declares
-``accepts_step_values``; when it does, the invocation boundary still uses
-this provenance to verify the value (e.g. that a path lies in the owner's
-files). The resolved arguments are fresh copies of the plan's values; the
-items of a collection are the producer's own and are read-only by contract.
+(direct producers). Here a sensitive argument (``ArgSpec.sensitive`` — a
+path, a recipient, an authorisation — and every argument of type ``path``)
+refuses such values with ``provenance_refused`` unless it declares
+``accepts_step_values``. What the declarations let through is verified at
+the invocation boundary, not here, because it needs the owner:
+:func:`apps.runtime.provenance.step_provenance_verify` checks that a
+declared path argument, and every item field of a ``from_step`` collection
+marked as a path (by the consumer's ``ArgSpec.item_sensitive`` or the
+producer's ``ResultShape.sensitive_fields``), lies inside the owner's files
+root, and refuses a recipient or an authorisation from another step (no
+verifier exists for them). The resolved arguments are fresh copies of the
+plan's values; the items of a collection are the producer's own and are
+read-only by contract.
 """
 
 from __future__ import annotations

@@ -12,12 +12,21 @@ Contract (runtime spec, "paths", new proposal):
   not in the response format, or truncated) gets a new request that states
   the precise problems, bounded in number and size. After ``max_requests``
   requests the answer is a refusal in a clear sentence.
+* Every valid reply then meets the shared guards
+  (:func:`apply_guards`), given the actions the request names explicitly
+  (``requested``, from :mod:`requested_actions`). When they ask for a new
+  proposal — a requested action is missing, an indispensable producer cannot
+  be inserted — the next request says what was missing, within the same
+  bound; a proposal that still leaves out a requested action ends in a
+  refusal that names it.
 * A model error that asking again would not fix (refused, such as a 401;
   unavailable; out of time) ends the proposal at once with a refusal. An empty
   plan is the model saying that no executor fits: also a refusal, without
   asking again.
-* Messages carry the catalog, the user's request and the optional context,
-  which is explicitly truncated. They never carry a credential: this module
+* Messages carry the catalog, the user's request, the actions it names
+  explicitly, the optional context and, when steps already ran in the turn,
+  the scratchpad's projection of their results (never the whole results);
+  context and projection are explicitly truncated. They never carry a credential: this module
   has no access to the vault, and every value in ``secrets`` (like the tier's
   own key) is redacted from each request body through
   :func:`withheld_from_models`.
@@ -48,7 +57,9 @@ from apps.runtime.model_client import (
     withheld_from_models,
 )
 from apps.runtime.model_tiers import ModelTier
-from apps.runtime.plans import Plan, PlanError, PlanInvalid, validate_plan
+from apps.runtime.plans import GuardOutcome, Plan, PlanError, PlanInvalid, apply_guards, validate_plan
+from apps.runtime.requested_actions import RequestedAction, describe_actions
+from apps.runtime.scratchpad import Scratchpad
 
 logger = logging.getLogger(__name__)
 
@@ -59,8 +70,10 @@ MAX_PLANNING_REQUESTS: Final = 3
 PLANNING_MAX_TOKENS: Final = 4096
 # The user's request as the model sees it (Turn.request_text has the same bound).
 MAX_REQUEST_CHARS: Final = 4000
-# The caller's context (e.g. a scratchpad projection) as the model sees it.
+# The caller's context as the model sees it.
 MAX_CONTEXT_CHARS: Final = 4000
+# The projection of the results of steps that already ran, as the model sees it.
+MAX_EARLIER_RESULTS_CHARS: Final = 6000
 # Validation problems repeated to the model in a new request, and the length of each.
 MAX_FEEDBACK_ERRORS: Final = 10
 MAX_FEEDBACK_MESSAGE_CHARS: Final = 300
@@ -74,6 +87,10 @@ _NOTHING_RAN = "so no plan was made and nothing was run"
 REFUSAL_INVALID: Final = (
     "I could not make a valid plan for this request: the planning model's proposals failed the plan checks "
     "{count} times, so nothing was run. Naming the folder, the files and the result you want may help."
+)
+REFUSAL_MISSING_ACTION: Final = (
+    "I could not make a plan that does everything you asked: after {count} proposals the planning model's plan "
+    "still left out {actions}, so nothing was run. Asking for that part in a request of its own may help."
 )
 REFUSAL_NO_FIT: Final = (
     "None of the installed capabilities can do this request, according to the planning model, so nothing was run. "
@@ -116,6 +133,8 @@ class ModelProposal:
     requests_made: int
     refusal: str | None
     error_codes: tuple[str, ...] = ()
+    # Executors the request named that the last proposal still left out (with a refusal).
+    missing_actions: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if (self.plan is None) == (self.refusal is None):
@@ -211,8 +230,31 @@ def _cut(text: str, limit: int, what: str) -> str:
     return f"{text[:limit]}\n[{what} truncated: the first {limit} of {len(text)} characters are shown]"
 
 
-def _request_message(request: str, context: Mapping[str, Any] | None) -> dict[str, Any]:
+def _request_message(
+    request: str,
+    context: Mapping[str, Any] | None,
+    requested: Sequence[RequestedAction] = (),
+    earlier: Scratchpad | None = None,
+    rejected: Sequence[tuple[str, str]] = (),
+) -> dict[str, Any]:
     parts = ["The user's request:", _cut(request.strip(), MAX_REQUEST_CHARS, "request")]
+    if requested:
+        parts += ["", f"Actions the request names explicitly; the plan must do each: {describe_actions(requested)}."]
+    if rejected:
+        parts += [
+            "",
+            "An earlier plan for this request was not run: the plan checks asked for a new proposal because:",
+            *_bounded_lines(rejected),
+        ]
+    if earlier is not None and len(earlier):
+        shown = json.dumps(earlier.planner_view(max_chars=MAX_EARLIER_RESULTS_CHARS), ensure_ascii=False)
+        parts += [
+            "",
+            "Results of the steps that already ran in this turn, for information (JSON). Each is a projection: "
+            "explicitly truncated, with total_items and shown_items saying how much is shown. The steps of "
+            "your plan are numbered from 1 again and cannot reference these results.",
+            _cut(shown, MAX_EARLIER_RESULTS_CHARS, "results"),
+        ]
     if context:
         try:
             shown = json.dumps(context, ensure_ascii=False, sort_keys=True, default=str)
@@ -239,14 +281,18 @@ class _Invalid:
 
 
 def _problem_lines(errors: Sequence[PlanError]) -> list[str]:
+    return _bounded_lines([(error.code, error.message) for error in errors])
+
+
+def _bounded_lines(problems: Sequence[tuple[str, str]]) -> list[str]:
+    """``(code, message)`` problems as the model sees them: at most ``MAX_FEEDBACK_ERRORS``, each message cut."""
     lines = []
-    for error in errors[:MAX_FEEDBACK_ERRORS]:
-        message = error.message
+    for code, message in problems[:MAX_FEEDBACK_ERRORS]:
         if len(message) > MAX_FEEDBACK_MESSAGE_CHARS:
             message = message[: MAX_FEEDBACK_MESSAGE_CHARS - 1] + "…"
-        lines.append(f"- [{error.code}] {message}")
-    if len(errors) > MAX_FEEDBACK_ERRORS:
-        lines.append(f"- (and {len(errors) - MAX_FEEDBACK_ERRORS} more problems)")
+        lines.append(f"- [{code}] {message}")
+    if len(problems) > MAX_FEEDBACK_ERRORS:
+        lines.append(f"- (and {len(problems) - MAX_FEEDBACK_ERRORS} more problems)")
     return lines
 
 
@@ -291,6 +337,38 @@ def _invalid_reply(error: ModelError, catalog: Catalog) -> _Invalid | None:
     return _Invalid((error.cause,), _ask_again([line]))
 
 
+# Why the guards ask for a new proposal (their other changes are corrections, not problems).
+_GUARD_PROBLEMS: Final = frozenset({"requested_tool_missing", "producer_unavailable", "amended_plan_invalid"})
+
+
+def _guard_problems(
+    guarded: GuardOutcome, requested: Sequence[RequestedAction], proposed: Any
+) -> tuple[_Invalid, tuple[RequestedAction, ...]]:
+    """What to tell the model when the guards ask for a new proposal, and the requested actions left out."""
+    missing = tuple(action for action in requested if action.executor in guarded.missing_tools)
+    lines = [
+        f"- [requested_tool_missing] The request explicitly asks for {action.describe()}; "
+        f"the plan does not use {action.executor}."
+        for action in missing
+    ]
+    lines += [
+        f"- [{change.kind}] {change.detail}"
+        for change in guarded.changes
+        if change.kind in _GUARD_PROBLEMS and change.kind != "requested_tool_missing"
+    ]
+    codes = tuple(dict.fromkeys(change.kind for change in guarded.changes if change.kind in _GUARD_PROBLEMS))
+    previous = json.dumps(proposed, ensure_ascii=False, separators=(",", ":"), default=str)
+    feedback = "\n".join(
+        [
+            "That plan does not do what the request asks, so nothing ran. What is missing:",
+            *lines[:MAX_FEEDBACK_ERRORS],
+            'Reply with the whole corrected plan, as the same JSON object, or with {"steps": []} if the '
+            "executors of the catalog cannot do it.",
+        ]
+    )
+    return _Invalid(codes, feedback, previous if len(previous) <= MAX_PREVIOUS_PROPOSAL_CHARS else None), missing
+
+
 def _refusal_for(error: ModelError) -> str:
     if isinstance(error, ModelRefused):
         if error.cause == "unauthorised":
@@ -322,14 +400,22 @@ def propose_with_model(
     deadline: float | None = None,
     context: Mapping[str, Any] | None = None,
     secrets: Iterable[str] = (),
+    requested: Sequence[RequestedAction] = (),
+    earlier: Scratchpad | None = None,
+    rejected: Sequence[tuple[str, str]] = (),
 ) -> ModelProposal:
     """Ask ``tier`` for a plan for ``request`` over ``catalog``; see the module docstring.
 
     ``deadline`` is a ``time.monotonic()`` instant bounding every request.
-    ``context`` (JSON-ready, e.g. a scratchpad projection) is shown to the
-    model explicitly truncated. ``secrets`` are redacted from every request
-    body. Nothing is executed; a returned plan must still cross the same
-    controls as any other plan.
+    ``context`` (JSON-ready) is shown to the model explicitly truncated.
+    ``requested`` are the actions the request names explicitly: a plan
+    without one of them is not returned. ``earlier`` holds the results of
+    steps that already ran in the turn: the model sees only their projection.
+    ``rejected`` says why the guards refused an earlier plan for the request
+    (``(code, detail)`` pairs, bounded like the feedback after an invalid
+    reply), so the first request already names what was missing.
+    ``secrets`` are redacted from every request body. Nothing is executed;
+    a returned plan must still cross the same controls as any other plan.
     """
     if max_requests < 1:
         raise ValueError("a model proposal needs at least one request")
@@ -339,14 +425,16 @@ def propose_with_model(
     schema = plan_response_schema(catalog)
     opening = [
         {"role": "system", "content": _INSTRUCTIONS + describe_catalog(catalog)},
-        _request_message(request, context),
+        _request_message(request, context, requested, earlier, rejected),
     ]
     rules = combination_rules()
     codes: list[str] = []
     made = 0
     follow_up: list[dict[str, Any]] = []
+    left_out: tuple[RequestedAction, ...] = ()
     with withheld_from_models(secrets):
         for attempt in range(1, max_requests + 1):
+            left_out = ()  # requested actions the latest proposal leaves out
             try:
                 reply = client.chat(
                     [*opening, *follow_up],
@@ -376,12 +464,21 @@ def propose_with_model(
                 except PlanInvalid as refused:
                     invalid = _invalid_plan(refused, proposed)
                 else:
-                    logger.info("model proposal accepted attempt=%d steps=%d", attempt, len(plan))
-                    return ModelProposal(plan, made, None, tuple(codes))
+                    requested_tools = [action.executor for action in requested]
+                    guarded = apply_guards(plan, catalog, requested_tools=requested_tools, combination_rules=rules)
+                    if not guarded.needs_new_proposal:
+                        logger.info("model proposal accepted attempt=%d steps=%d", attempt, len(plan))
+                        # The caller applies the guards again and records what they change.
+                        return ModelProposal(plan, made, None, tuple(codes))
+                    invalid, left_out = _guard_problems(guarded, requested, proposed)
             _add(codes, invalid.codes)
             logger.info("model proposal invalid attempt=%d codes=%s", attempt, ",".join(invalid.codes))
             # Only the latest exchange is repeated, so every request stays bounded.
             follow_up = [{"role": "user", "content": invalid.feedback}]
             if invalid.previous is not None:
                 follow_up.insert(0, {"role": "assistant", "content": invalid.previous})
+    if left_out:
+        refusal = REFUSAL_MISSING_ACTION.format(count=max_requests, actions=describe_actions(left_out))
+        missing = tuple(action.executor for action in left_out)
+        return ModelProposal(None, made, refusal, tuple(codes), missing)
     return ModelProposal(None, made, REFUSAL_INVALID.format(count=max_requests), tuple(codes))

@@ -13,6 +13,7 @@ from apps.runtime.consent import consent_pending_for_turn
 from apps.runtime.selectors import conversation_get_for_owner, step_records_for_turn, turn_list
 from apps.runtime.services import conversation_create
 from apps.runtime.turns import consents_expire
+from apps.runtime.user_input import input_pending_for_turn
 
 
 @login_required
@@ -32,7 +33,9 @@ def conversation_detail(request: HttpRequest, conversation_id: int) -> HttpRespo
     rows = []
     for turn in turns:
         pending = consent_pending_for_turn(turn=turn)
-        rows.append({"turn": turn, "steps": list(step_records_for_turn(owner=owner, turn=turn)), "consent": pending})
+        question = input_pending_for_turn(turn=turn)
+        steps = list(step_records_for_turn(owner=owner, turn=turn))
+        rows.append({"turn": turn, "steps": steps, "consent": pending, "question": question})
     return render(request, "runtime/conversation.html", {"conversation": conversation, "rows": rows})
 
 

@@ -348,6 +348,24 @@ CREATE_SPREADSHEET_MANIFEST: Final = Manifest(
     limits={"max_rows": SPREADSHEET_MAX_ROWS, "max_headings": SPREADSHEET_MAX_HEADINGS},
     intelligence="deterministic",
     placement="server",
+    # A request that says one of these needs a spreadsheet in its plan (requested_actions).
+    action_phrases=(
+        "(create|creating|make|making|build|building|generate|generating|produce|producing|prepare|preparing) "
+        "[me] [a|an|the|one] [new] [summary|comparison|comparative] [excel|xlsx|csv] "
+        "(table|spreadsheet|sheet|workbook)",
+        "(create|creating|make|making|build|building|generate|generating|produce|producing|prepare|preparing) "
+        "[me] [a|an|the|one] [new] [summary] (excel|xlsx|csv) [file]",
+        "(put|putting|save|saving|export|exporting|write|writing) [them|it|everything|the results|the entries|"
+        "the data|these|those|all] (in|into|to|as) [a|an|the|one] [new] [summary|comparison] [excel|xlsx|csv] "
+        "(table|spreadsheet|sheet|workbook|excel|xlsx|csv)",
+        "(crea|creare|creami|crei|fai|fare|fammi|genera|generare|generami|prepara|preparare|preparami|produci|"
+        "produrre) [un|una|uno|il|la|lo|l'] [nuovo|nuova|piccolo|piccola] (foglio di calcolo|foglio elettronico|"
+        "foglio excel|foglio|tabella|prospetto|file excel|file xlsx|file csv|excel|xlsx|csv)",
+        "(metti|mettili|mettile|mettere|metterli|salva|salvali|salvale|salvare|salvarli|esporta|esportali|"
+        "esportale|esportare|scrivi|scrivili|scrivile|inserisci|inseriscili|inseriscile) [tutto|i risultati|"
+        "i dati|i prezzi] (in|nel|nella|su|come) [un|una|uno] [nuovo|nuova] (foglio di calcolo|"
+        "foglio elettronico|foglio excel|foglio|tabella|prospetto|file excel|file xlsx|file csv|excel|xlsx|csv)",
+    ),
 )
 
 

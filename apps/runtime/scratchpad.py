@@ -14,21 +14,36 @@ nesting beyond ``MAX_PROJECTION_DEPTH`` replaced by a marker, and always the
 keys ``truncated``, ``total_items``, ``shown_items`` and ``cut_values`` so no
 truncation is silent. Values that are not JSON (dates, decimals, bytes) are
 shown as text. A projection is always JSON-serialisable.
+
+``planner_view(max_chars=…)`` is what the planner is sent when it plans with
+earlier results available: every step's projection, shown with fewer items
+and shorter strings until the whole fits ``max_chars`` (the truncation stays
+explicit at every size). :func:`scratchpad_for_turn` rebuilds a turn's
+scratchpad from the results recorded for it and for the turn it resumes.
+Its caller in a conducted turn is :func:`apps.runtime.replanning.plan_again`:
+a resumed turn whose plan the guards refuse is planned anew with this
+projection of the work it would have inherited (that module says why a
+follow-up turn's planner does not see an earlier turn's results).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from apps.runtime.boundary import result_from_json
 from apps.runtime.executors import StepResult
+from apps.runtime.models import StepRecord, Turn
 
 PROJECTION_ITEMS = 20  # items a planner sees by default
 PROJECTION_CHARS = 200  # characters of one string a planner sees by default
 MAX_PROJECTION_DEPTH = 4  # nesting shown inside one item
+# (items, characters) tried in turn until the planner's view fits its budget.
+PLANNER_VIEW_SIZES = ((PROJECTION_ITEMS, PROJECTION_CHARS), (10, 120), (5, 80), (2, 60), (0, 40))
 
 
 class ScratchpadError(ValueError):
@@ -41,14 +56,17 @@ class Scratchpad:
     def __init__(self, turn_id: int | None = None) -> None:
         self.turn_id = turn_id
         self._results: dict[int, StepResult] = {}
+        self._tools: dict[int, str] = {}
 
-    def put(self, step: int, result: StepResult) -> None:
-        """Record what step ``step`` actually produced; a step's result is recorded once."""
+    def put(self, step: int, result: StepResult, *, tool: str | None = None) -> None:
+        """Record what step ``step`` (of executor ``tool``) actually produced; a step's result is recorded once."""
         if type(step) is not int or step < 1:
             raise ScratchpadError(f"steps are numbered from 1, got {step!r}")
         if step in self._results:
             raise ScratchpadError(f"step {step} already has a result; it is not replaced")
         self._results[step] = result
+        if tool:
+            self._tools[step] = tool
 
     def get(self, step: int) -> StepResult | None:
         """The full result of ``step``, or ``None`` if it has none (yet)."""
@@ -80,8 +98,10 @@ class Scratchpad:
         cutter = _Cutter(max_items, max_chars)
         total = len(result.items)
         shown = min(total, max_items)
-        projected: dict[str, Any] = {
-            "step": step,
+        projected: dict[str, Any] = {"step": step}
+        if step in self._tools:
+            projected["tool"] = self._tools[step]
+        projected |= {
             "outcome": result.outcome,
             "summary": cutter.text(result.summary),
             "items": [cutter.value(item, 1) for item in result.items[:shown]],
@@ -116,6 +136,33 @@ class Scratchpad:
     ) -> list[dict[str, Any]]:
         """The projection of every recorded step, in step order."""
         return [self.projection(step, max_items=max_items, max_chars=max_chars) for step in self]
+
+    def planner_view(self, *, max_chars: int) -> list[dict[str, Any]]:
+        """Every step's projection, made smaller until its JSON fits ``max_chars`` (or as small as it gets).
+
+        The planner cuts what still does not fit, with a marker of its own.
+        """
+        view: list[dict[str, Any]] = []
+        for items, chars in PLANNER_VIEW_SIZES:
+            view = self.projections(max_items=items, max_chars=chars)
+            if len(json.dumps(view, ensure_ascii=False)) <= max_chars:
+                break
+        return view
+
+
+def scratchpad_for_turn(turn: Turn) -> Scratchpad:
+    """The results already recorded for ``turn`` and for the turn it resumes, scoped to the turn's owner.
+
+    Recorded results were redacted of the turn's known secrets when stored.
+    A step recorded on ``turn`` itself wins over the resumed turn's record.
+    """
+    turns = [turn.pk] if turn.resumed_from_id is None else [turn.pk, turn.resumed_from_id]
+    records = StepRecord.objects.filter(owner_id=turn.owner_id, turn_id__in=turns).exclude(result={})
+    pad = Scratchpad(turn_id=turn.pk)
+    for record in sorted(records, key=lambda record: (record.index, record.turn_id != turn.pk)):
+        if record.index not in pad:
+            pad.put(record.index, result_from_json(record.result), tool=record.tool)
+    return pad
 
 
 class _Cutter:

@@ -23,8 +23,9 @@ def turn_list(*, owner: Any, conversation: Conversation | None = None) -> QueryS
     return turns.filter(conversation=conversation) if conversation is not None else turns
 
 
-def turn_get_for_owner(*, owner: Any, turn_id: Any) -> Turn:
-    return get_owned_or_404(turn_list(owner=owner).select_related("conversation", "owner"), pk=turn_id)
+def turn_get_for_owner(*, owner_id: int, turn_id: Any) -> Turn:
+    """The turn and its owner in one read, for a task that was handed the owner's id."""
+    return get_owned_or_404(Turn.objects.filter(owner_id=owner_id).select_related("owner"), pk=turn_id)
 
 
 def step_records_for_turn(*, owner: Any, turn: Turn) -> QuerySet[StepRecord]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from apps.runtime.selectors import turn_get_for_owner
 from apps.runtime.turns import turn_claim, turn_conduct
 
 
@@ -12,9 +11,7 @@ from apps.runtime.turns import turn_claim, turn_conduct
 # (Celery's task_time_limit settings), which the interruption check also uses.
 @shared_task(name="apps.runtime.run_turn", ignore_result=True)
 def run_turn(turn_id: int, owner_id: int) -> None:
-    from apps.accounts.models import User
-
-    if not turn_claim(turn_id=turn_id, owner_id=owner_id):
+    turn = turn_claim(turn_id=turn_id, owner_id=owner_id)  # scoped to the owner like a selector
+    if turn is None:
         return  # delivered twice, or already conducted: never run a turn twice
-    owner = User.objects.get(pk=owner_id)
-    turn_conduct(turn=turn_get_for_owner(owner=owner, turn_id=turn_id))
+    turn_conduct(turn=turn)

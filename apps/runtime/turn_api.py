@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.viewsets import ViewSet
 
-from apps.accounts.models import request_user
+from apps.accounts.models import Device, request_user
 from apps.core.api import OwnedModelViewSet, Tenancy
 from apps.documents.files import DocumentsError, resolve_owner_path
 from apps.runtime.catalog import current_catalog
@@ -87,7 +87,10 @@ class TurnViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, OwnedModelVi
                 owner=owner, conversation_id=payload.validated_data["conversation"]
             )
         try:
-            turn = turn_submit(owner=owner, text=payload.validated_data["text"], conversation=conversation)
+            device = request.auth if isinstance(request.auth, Device) else None
+            turn = turn_submit(
+                owner=owner, text=payload.validated_data["text"], conversation=conversation, device=device
+            )
         except TurnRejected as rejected:
             raise serializers.ValidationError({"text": [str(rejected)]}) from None
         return Response(TurnSerializer(turn).data, status=status.HTTP_202_ACCEPTED)

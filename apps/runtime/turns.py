@@ -3,12 +3,15 @@
 ``turn_submit`` records the request and enqueues it; ``turn_conduct`` (run by
 a worker) chooses the path, validates the plan, drives every step through the
 invocation boundary and ends the turn truthfully: completed, partial, failed,
-awaiting confirmation — never a success it did not observe.
+awaiting confirmation — never a success it did not observe. A failed step
+gets at most one automatic retry, only when nothing can have changed
+(:mod:`apps.runtime.recovery`); otherwise the answer states the limitation.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 import os
 import socket
@@ -16,18 +19,23 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DEFAULT_DB_ALIAS, connections, router, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from apps.runtime.boundary import invoke_step, result_from_json
+from apps.accounts.models import User
+from apps.runtime.boundary import result_from_json
 from apps.runtime.catalog import current_catalog
-from apps.runtime.executors import Catalog, Mandate, NoMandate, StepResult, combination_rules
+from apps.runtime.executors import Catalog, Mandate, NoMandate, StepResult, mandate_for_plan
+from apps.runtime.handoff import handoff_before_step
 from apps.runtime.model_client import ModelUsage, counting_into
-from apps.runtime.models import Conversation, StepRecord, Turn
-from apps.runtime.paths import choose_path, plan_cache_store
-from apps.runtime.plans import Plan, PlanInvalid, apply_guards, validate_plan
-from apps.runtime.trace import redact, trace_record, turn_publish
+from apps.runtime.models import Conversation, InputRequest, StepRecord, Turn
+from apps.runtime.paths import PathChoice, choose_path, plan_cache_store
+from apps.runtime.plans import GuardOutcome, Plan
+from apps.runtime.recovery import invoke_with_recovery
+from apps.runtime.replanning import plan_again, plan_checked, requested_tools, what_is_missing
+from apps.runtime.resume import CONTINUED_IN_RESUMED_TURN, asks_to_resume, resumption_for
+from apps.runtime.trace import redact, trace_record, turn_changed, turn_publish, turn_recording, turn_write
 
 logger = logging.getLogger(__name__)
 
@@ -45,11 +53,14 @@ def turn_submit(
     conversation: Conversation | None = None,
     plan: Mapping[str, Any] | None = None,
     enqueue: bool = True,
+    device: Any | None = None,
 ) -> Turn:
     """Record a request (or an explicit plan) as a queued turn and enqueue it after commit.
 
     ``enqueue=False`` is for callers that conduct the turn themselves (the
-    operator CLI); a turn is never both enqueued and conducted inline.
+    operator CLI); a turn is never both enqueued and conducted inline. A
+    request sent by a paired ``device`` makes it the conversation's device:
+    steps that may run on a device run there.
     """
     request = (text or "").strip()
     if not request and plan is None:
@@ -58,9 +69,14 @@ def turn_submit(
         raise TurnRejected(f"The request is longer than {MAX_REQUEST_CHARS} characters.")
     if conversation is not None and conversation.owner_id != owner.pk:
         raise TurnRejected("That conversation is not yours.")
+    if device is not None and (device.owner_id != owner.pk or not device.is_active):
+        raise TurnRejected("That device is not paired to you.")
     with transaction.atomic():
         if conversation is None:
-            conversation = Conversation.objects.create(owner=owner, title=request[:80])
+            conversation = Conversation.objects.create(owner=owner, title=request[:80], device=device)
+        elif device is not None and conversation.device_id != device.pk:
+            conversation.device = device
+            Conversation.objects.filter(pk=conversation.pk).update(device=device)
         turn = Turn.objects.create(
             owner=owner,
             conversation=conversation,
@@ -68,7 +84,8 @@ def turn_submit(
             plan=dict(plan) if plan is not None else None,
             path=Turn.Path.PLAN if plan is not None else Turn.Path.NONE,
         )
-        conversation.save(update_fields=["updated_at"])
+        conversation.updated_at = turn.created_at
+        Conversation.objects.filter(pk=conversation.pk).update(updated_at=conversation.updated_at)
         if enqueue:
             turn_enqueue(turn)
     return turn
@@ -85,8 +102,8 @@ def _finish(turn: Turn, status: str, answer: str) -> Turn:
     turn.status = status
     turn.answer = answer
     turn.finished_at = timezone.now()
-    turn.save(update_fields=["status", "answer", "finished_at", "path", "plan", "plan_digest", "catalog_signature"])
     trace_record(turn, "turn.finished", {"status": status})
+    turn_write(turn, "status", "answer", "finished_at")
     turn_publish(turn, {"type": "turn.finished", "status": status, "answer": answer})
     return turn
 
@@ -95,7 +112,12 @@ def _inherited_results(turn: Turn) -> dict[int, StepResult]:
     """Results of steps already run by the turn this one resumes (never re-run)."""
     if turn.resumed_from_id is None:
         return {}
-    records = StepRecord.objects.filter(turn_id=turn.resumed_from_id).exclude(result={})
+    # Only steps that did their work: a failed step is what the resumption runs again.
+    records = (
+        StepRecord.objects.filter(turn_id=turn.resumed_from_id)
+        .exclude(result={})
+        .filter(outcome__in=[StepRecord.Outcome.SUCCESS, StepRecord.Outcome.EMPTY, StepRecord.Outcome.PARTIAL])
+    )
     results: dict[int, StepResult] = {}
     for record in records:
         results[record.index] = result_from_json(record.result)
@@ -131,67 +153,129 @@ def turn_conduct(*, turn: Turn, catalog: Catalog | None = None, mandate: Mandate
 
 def _conduct(turn: Turn, catalog: Catalog | None, mandate: Mandate | None) -> Turn:
     catalog = catalog or current_catalog()
-    turn.status = Turn.Status.RUNNING
-    turn.started_at = timezone.now()
-    turn.conducted_by = conductor_identity()
-    turn.save(update_fields=["status", "started_at", "conducted_by"])
+    claimed = turn.status == Turn.Status.RUNNING and turn.conducted_by == conductor_identity()
+    if not claimed:
+        # Conducted without a claim (the operator CLI): say so before any
+        # work that may take long, so a killed process is found.
+        turn.status = Turn.Status.RUNNING
+        turn.started_at = timezone.now()
+        turn.conducted_by = conductor_identity()
+        turn.save(update_fields=["status", "started_at", "conducted_by"])
     turn_publish(turn, {"type": "turn.started", "path": turn.path, "request": turn.request_text})
+    # Nobody writes the trace of a turn before its conductor does.
+    with turn_recording(turn, trace_is_empty=True):
+        return _plan_and_run(turn, catalog, mandate)
 
+
+def _plan_and_run(turn: Turn, catalog: Catalog, mandate: Mandate | None) -> Turn:
     raw_plan: Any = turn.plan
+    request = turn.request_text
+    # A plan given explicitly is run as given (its request is only a label); one from a form, a plan
+    # cache or a resumption is planned anew when the guards ask for it (apps/runtime/replanning.py).
+    explicit = turn.path == Turn.Path.PLAN
+    replannable = not explicit
+    stale_fast_path = None
     if turn.resumed_from_id is not None and turn.catalog_signature != catalog.signature:
         return _finish(turn, Turn.Status.FAILED, "Metnos's capabilities changed since you confirmed; ask again.")
-    if raw_plan is None:
+    if raw_plan is None and asks_to_resume(turn.request_text):
+        resumption = resumption_for(turn=turn, catalog=catalog)
+        trace_record(turn, "path.chosen", {"path": Turn.Path.RULE, "reason": "deterministic rule: resume",
+                                           "resumes": resumption.turn.pk if resumption.turn else None})  # fmt: skip
+        turn.path = Turn.Path.RULE
+        if resumption.turn is None:
+            return _finish(turn, Turn.Status.FAILED, resumption.refusal)
+        # A new turn linked to the suspended one: finished steps are inherited, never re-run.
+        turn.resumed_from = resumption.turn
+        turn_changed(turn, "resumed_from")
+        raw_plan, request = resumption.turn.plan, resumption.turn.request_text
+        explicit = resumption.turn.path == Turn.Path.PLAN
+        replannable = not explicit
+    elif raw_plan is None:
         choice = choose_path(turn=turn, catalog=catalog)
         turn.path = choice.path
-        trace_record(
-            turn,
-            "path.chosen",
-            {"path": choice.path, "reason": choice.reason, "model_requests": choice.model_requests,
-             "error_codes": list(choice.error_codes)},
-        )  # fmt: skip
+        _trace_choice(turn, choice)
         if choice.plan is None:
             answer = choice.refusal or f"I could not make a plan for this request: {choice.reason}."
             return _finish(turn, Turn.Status.FAILED, answer)
         raw_plan = choice.plan
+        # A model proposal already had its bounded new requests: it is not asked again below.
+        replannable = choice.model_requests == 0
+        stale_fast_path = choice.cache if choice.path == Turn.Path.FAST_PATH else None
     else:
         trace_record(turn, "path.chosen", {"path": turn.path, "reason": "plan given"})
 
-    rules = combination_rules()
-    try:
-        plan = validate_plan(raw_plan, catalog, combination_rules=rules)
-    except PlanInvalid as invalid:
-        trace_record(turn, "plan.invalid", {"errors": [error.code for error in invalid.errors]})
-        return _finish(turn, Turn.Status.FAILED, f"The plan is not valid: {invalid}")
-    guarded = apply_guards(plan, catalog, combination_rules=rules)
-    if guarded.changes:
-        trace_record(turn, "plan.guarded", {"changes": [change.as_json() for change in guarded.changes]})
-    if guarded.outcome == "needs_new_proposal":
-        missing = ", ".join(guarded.missing_tools) or "a required step"
-        return _finish(turn, Turn.Status.FAILED, f"The plan misses {missing}; a new proposal is needed.")
-    plan = guarded.plan
+    requested = () if explicit else requested_tools(request, catalog)
+    checked = plan_checked(turn=turn, raw_plan=raw_plan, catalog=catalog, requested=requested)
+    inherit = True
+    if not isinstance(checked, str) and checked.needs_new_proposal:
+        if stale_fast_path is not None:
+            stale_fast_path.delete()  # it cannot serve this request any more
+        if not replannable:
+            return _finish(turn, Turn.Status.FAILED, _misses(checked))
+        choice = plan_again(turn=turn, catalog=catalog, request=request, guarded=checked)
+        turn.path = choice.path
+        _trace_choice(turn, choice)
+        if choice.plan is None:
+            return _finish(turn, Turn.Status.FAILED, choice.refusal or choice.reason)
+        checked = plan_checked(turn=turn, raw_plan=choice.plan, catalog=catalog, requested=requested)
+        inherit = False  # a new plan: a resumed turn's step numbers mean other steps in it
+    if isinstance(checked, str):
+        return _finish(turn, Turn.Status.FAILED, checked)
+    if checked.needs_new_proposal:
+        return _finish(turn, Turn.Status.FAILED, _misses(checked))
+    plan = checked.plan
     turn.plan = plan.as_json()
     turn.plan_digest = plan.digest()
     turn.catalog_signature = catalog.signature
-    turn.save(update_fields=["plan", "plan_digest", "catalog_signature", "path"])
+    # Written with the first step's record, just before anything can happen.
+    turn_changed(turn, "plan", "plan_digest", "catalog_signature", "path")
     trace_record(turn, "plan.accepted", {"steps": [step.tool for step in plan.steps]})
-    return _run_steps(turn, plan, catalog, mandate)
+    if mandate is None:
+        # Credentials the plan names, for the origins it names; never a value in the plan.
+        mandate = mandate_for_plan(owner=turn.owner, turn_id=turn.pk, plan=plan, catalog=catalog)
+    # A plan is remembered under the request it answers: a resumption's request only says "continue".
+    return _run_steps(turn, plan, catalog, mandate, inherit=inherit, cache=request == turn.request_text)
 
 
-def _run_steps(turn: Turn, plan: Plan, catalog: Catalog, mandate: Mandate | None) -> Turn:
-    results = _inherited_results(turn)
+def _misses(guarded: GuardOutcome) -> str:
+    return f"The plan misses {what_is_missing(guarded)}; a new proposal is needed."
+
+
+def _trace_choice(turn: Turn, choice: PathChoice) -> None:
+    trace_record(
+        turn,
+        "path.chosen",
+        {"path": choice.path, "reason": choice.reason, "model_requests": choice.model_requests,
+         "error_codes": list(choice.error_codes)},
+    )  # fmt: skip
+
+
+def _run_steps(
+    turn: Turn, plan: Plan, catalog: Catalog, mandate: Mandate | None, *, inherit: bool, cache: bool
+) -> Turn:
+    results = _inherited_results(turn) if inherit else {}
+    met: list[str] = []  # secrets steps met outside the mandate (codes the user typed)
 
     def answer(**kwargs: Any) -> str:
         # The answer repeats what steps said: keep the mandate's secrets out of it.
-        return redact(_answer(plan, results, **kwargs), (mandate or NoMandate()).secrets())
+        return redact(_answer(plan, results, **kwargs), (*(mandate or NoMandate()).secrets(), *met))
 
     for index in range(1, len(plan.steps) + 1):
         if index in results:
             continue
-        outcome = invoke_step(turn=turn, plan=plan, index=index, catalog=catalog, results=results, mandate=mandate)
+        handed_off = handoff_before_step(turn=turn, plan=plan, index=index, catalog=catalog, results=results)
+        if handed_off is not None:
+            trace_record(turn, "turn.handed_off", {"step": index})
+            return _finish(turn, Turn.Status.HANDED_OFF, handed_off)
+        # Bounded recovery (apps/runtime/recovery.py): one retry of a read-only step, never a blind repeat.
+        attempt = invoke_with_recovery(turn=turn, plan=plan, index=index, catalog=catalog, results=results,
+                                       mandate=mandate)  # fmt: skip
+        outcome = attempt.outcome
+        met.extend(attempt.secrets)
         if outcome.kind == "needs_confirmation" and outcome.consent is not None:
             turn.status = Turn.Status.AWAITING_CONFIRMATION
             turn.answer = "Waiting for your confirmation before: " + outcome.consent.proposal.get("action", "")
-            turn.save(update_fields=["status", "answer"])
+            turn_write(turn, "status", "answer")
             turn_publish(
                 turn,
                 {"type": "turn.confirmation_requested", "step": index, "consent_id": outcome.consent.pk,
@@ -199,29 +283,34 @@ def _run_steps(turn: Turn, plan: Plan, catalog: Catalog, mandate: Mandate | None
             )  # fmt: skip
             return turn
         if outcome.result is None:  # refused or missing input: nothing ran
-            _skip_rest(turn, plan, index)
+            _skip_rest(turn, plan, index, refused_code=outcome.code)
             return _finish(turn, _stopped_status(results), answer(stop_reason=outcome.reason))
         results[index] = outcome.result
         if outcome.result.outcome == "failed":
-            # Recovery never blindly repeats a step that may have changed state.
             _skip_rest(turn, plan, index + 1)
-            return _finish(turn, _stopped_status(results), answer())
+            error = outcome.result.error
+            if error is not None and error.code == CONTINUED_IN_RESUMED_TURN:
+                trace_record(turn, "turn.handed_off", {"step": index, "to": "resumed_turn"})
+                return _finish(turn, Turn.Status.HANDED_OFF, answer())
+            # The answer states why the failed step was not (or no longer) retried.
+            return _finish(turn, _stopped_status(results), answer(stop_reason=attempt.limitation))
     status = Turn.Status.COMPLETED
     if any(result.outcome == "partial" for result in results.values()):
         status = Turn.Status.PARTIAL
-    if status == Turn.Status.COMPLETED and turn.path in {Turn.Path.PROPOSAL, Turn.Path.FAST_PATH, Turn.Path.AUTOPATH}:
+    cached_paths = {Turn.Path.PROPOSAL, Turn.Path.FAST_PATH, Turn.Path.AUTOPATH}
+    if cache and status == Turn.Status.COMPLETED and turn.path in cached_paths:
         plan_cache_store(turn=turn, plan=plan.as_json(), catalog=catalog)
     return _finish(turn, status, answer())
 
 
-def _skip_rest(turn: Turn, plan: Plan, first: int) -> None:
-    for index in range(first, len(plan.steps) + 1):
-        StepRecord.objects.update_or_create(
-            turn=turn,
-            index=index,
-            defaults={"owner_id": turn.owner_id, "tool": plan.steps[index - 1].tool,
-                      "outcome": StepRecord.Outcome.SKIPPED},
-        )  # fmt: skip
+def _skip_rest(turn: Turn, plan: Plan, first: int, refused_code: str = "") -> None:
+    # Steps from ``first`` on were never invoked, so none has a record yet. A step the
+    # boundary refused keeps the refusal's code, so its record says why it did not run.
+    StepRecord.objects.bulk_create(
+        StepRecord(owner_id=turn.owner_id, turn=turn, index=index, tool=plan.steps[index - 1].tool,
+                   outcome=StepRecord.Outcome.SKIPPED, error_code=refused_code if index == first else "")
+        for index in range(first, len(plan.steps) + 1)
+    )  # fmt: skip
 
 
 def _stopped_status(results: Mapping[int, StepResult]) -> str:
@@ -276,7 +365,9 @@ def turns_reconcile_interrupted(*, running_longer_than: dt.timedelta | None = No
     """
     host = socket.gethostname()
     ended: list[Turn] = []
-    for turn in Turn.objects.filter(status=Turn.Status.RUNNING).select_related("conversation"):
+    # A turn waiting for the user's input is still held by its conducting process.
+    conducted = (Turn.Status.RUNNING, Turn.Status.AWAITING_INPUT)
+    for turn in Turn.objects.filter(status__in=conducted).select_related("conversation"):
         conductor_host, _, pid_text = turn.conducted_by.rpartition(":")
         dead = conductor_host == host and pid_text.isdigit() and not _process_alive(int(pid_text))
         stale = bool(running_longer_than and turn.started_at and timezone.now() - turn.started_at > running_longer_than)
@@ -284,8 +375,11 @@ def turns_reconcile_interrupted(*, running_longer_than: dt.timedelta | None = No
             continue
         with transaction.atomic():
             locked = Turn.objects.select_for_update().get(pk=turn.pk)
-            if locked.status != Turn.Status.RUNNING:
+            if locked.status not in conducted:
                 continue
+            InputRequest.objects.filter(turn=locked, status=InputRequest.Status.PENDING).update(
+                status=InputRequest.Status.CANCELLED
+            )
             StepRecord.objects.filter(turn=locked, outcome=StepRecord.Outcome.RUNNING).update(
                 outcome=StepRecord.Outcome.FAILED,
                 error_class="unknown",
@@ -304,6 +398,7 @@ def turns_reconcile_interrupted(*, running_longer_than: dt.timedelta | None = No
             done = StepRecord.objects.filter(turn=locked).exclude(outcome=StepRecord.Outcome.SKIPPED).order_by("index")
             lines = [f"{record.index}. {record.tool}: {record.summary or record.outcome}" for record in done]
             locked.path = locked.path or Turn.Path.NONE
+            turn_changed(locked, "path")
             _finish(locked, Turn.Status.INTERRUPTED, "\n".join([*lines, f"Stopped: {INTERRUPTED_MESSAGE}"]))
             ended.append(locked)
     return ended
@@ -325,12 +420,48 @@ def turns_recover_on_worker_start() -> None:
             turn_enqueue(turn)
 
 
-def turn_claim(*, turn_id: int, owner_id: int) -> bool:
-    """Take a queued turn for conducting; False if another delivery already took it."""
+def turn_claim(*, turn_id: int, owner_id: int) -> Turn | None:
+    """Take a queued turn of ``owner_id`` for conducting and read it; None if another delivery already took it.
+
+    The claim also says who conducts and since when, so a turn whose process
+    dies at any point after it is found and ended truthfully. Claiming and
+    reading are one ``UPDATE … RETURNING`` statement (SQLite and PostgreSQL
+    both have it): it is on every turn's path before the first effect.
+    """
+    alias = router.db_for_write(Turn) or DEFAULT_DB_ALIAS
+    connection = connections[alias]
+    sql = _claim_sql(alias)
+    started_at = connection.ops.adapt_datetimefield_value(timezone.now())
+    params = [Turn.Status.RUNNING, started_at, conductor_identity(), turn_id, owner_id, Turn.Status.QUEUED]
+    claimed = list(Turn.objects.using(alias).raw(sql, params))
+    if not claimed:
+        return None
+    turn = claimed[0]
+    # The conductor needs the owner at once (admission, the step's context); a written-out read
+    # costs a third of the related-object lookup.
+    owners = list(User.objects.using(alias).raw(_owner_sql(alias), [owner_id]))
+    if owners:
+        turn.owner = owners[0]
+    return turn
+
+
+@functools.cache
+def _claim_sql(alias: str) -> str:
+    quote = connections[alias].ops.quote_name
+    columns = ", ".join(quote(str(field.column)) for field in Turn._meta.concrete_fields)
+    # Only the model's own table and column names are formatted in; every value is a parameter.
     return (
-        Turn.objects.filter(pk=turn_id, owner_id=owner_id, status=Turn.Status.QUEUED).update(status=Turn.Status.RUNNING)
-        == 1
+        f"UPDATE {quote(Turn._meta.db_table)} SET {quote('status')} = %s, {quote('started_at')} = %s, "  # noqa: S608
+        f"{quote('conducted_by')} = %s WHERE {quote('id')} = %s AND {quote('owner_id')} = %s "
+        f"AND {quote('status')} = %s RETURNING {columns}"
     )
+
+
+@functools.cache
+def _owner_sql(alias: str) -> str:
+    quote = connections[alias].ops.quote_name
+    table = quote(User._meta.db_table)
+    return f"SELECT * FROM {table} WHERE {quote('id')} = %s"  # noqa: S608 - our table name; the id is a parameter
 
 
 def consents_expire(*, owner: Any | None = None) -> int:

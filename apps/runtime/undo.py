@@ -25,6 +25,10 @@ UNDO_MANIFEST = Manifest(
     args={},
     result=ResultShape(kind="value", fields=("undone_turn", "reverted", "kept")),
     capabilities=frozenset({"turns.undo", "files.write"}),
+    action_phrases=(
+        "(undo|revert) [the|my] (last|latest|previous) (turn|action|request|operation|change|changes)",
+        "annulla [l'] (ultima|ultimo) (operazione|azione|richiesta|turno|modifica)",
+    ),
     request_forms=(
         RequestForm(language="en", template="undo [the] (last|latest|previous) (turn|action|request)", slots={},
                     plan=({"tool": "undo_last_turn", "args": {}},)),
@@ -37,11 +41,10 @@ UNDO_MANIFEST = Manifest(
 def _latest_undoable_turn(owner: Any, current_turn_id: int | None) -> Turn | None:
     """The owner's most recent finished turn that recorded effects and was not undone yet."""
     undone = set(TraceEvent.objects.filter(owner_id=owner.pk, kind="turn.undone").values_list("turn_id", flat=True))
-    recent = (
-        Turn.objects.filter(owner_id=owner.pk, finished_at__isnull=False)
-        .exclude(pk=current_turn_id)
-        .order_by("-finished_at", "-id")[:50]
-    )
+    finished = Turn.objects.filter(owner_id=owner.pk, finished_at__isnull=False)
+    if current_turn_id is not None:
+        finished = finished.exclude(pk=current_turn_id)
+    recent = finished.order_by("-finished_at", "-id")[:50]
     for turn in recent:
         records = list(StepRecord.objects.filter(turn=turn).values_list("tool", "effects"))
         if any(tool == "undo_last_turn" for tool, _ in records):
@@ -97,7 +100,7 @@ class UndoLastTurn:
             # The receipt goes into both traces; only a turn with something
             # reverted counts as undone, so a failed undo does not skip it.
             trace_record(target, "turn.undone", {"by_turn": context.turn_id, "reverted": len(reverted)})
-            current = Turn.objects.filter(pk=context.turn_id, owner_id=context.owner.pk).first()
+            current = Turn.objects.filter(pk=context.turn_id or 0, owner_id=context.owner.pk).first()
             if current is not None:
                 trace_record(current, "undo.receipt", {"undone_turn": target.pk, "reverted": len(reverted)})
         if not reverted:

@@ -1,3 +1,7 @@
+"""The managed browser: sessions, observation, sign-in and collection on websites."""
+
+from typing import Any
+
 from django.apps import AppConfig
 
 
@@ -5,3 +9,27 @@ class SitesConfig(AppConfig):
     name = "apps.sites"
     label = "metnos_sites"  # "sites" is taken by django.contrib.sites
     verbose_name = "Websites"
+
+    def ready(self) -> None:
+        from celery.signals import worker_ready
+
+        from apps.runtime.executors import register_executor
+        from apps.sites.collect_executor import CollectSiteDocuments, CollectSiteRecords
+        from apps.sites.executors import CloseWebSessions
+        from apps.sites.signin_executor import SignIn
+
+        register_executor(CloseWebSessions())
+        register_executor(SignIn())
+        register_executor(CollectSiteRecords())
+        register_executor(CollectSiteDocuments())
+        # A worker that starts frees the browser slots of dead processes on this
+        # host and ends the browser jobs whose worker died.
+        worker_ready.connect(_recover_browser_work, weak=False, dispatch_uid="metnos.recover_browser_work")
+
+
+def _recover_browser_work(**kwargs: Any) -> None:
+    from apps.sites.jobs import browser_jobs_reconcile_interrupted
+    from apps.sites.slots import leases_reconcile_dead_holders
+
+    leases_reconcile_dead_holders()
+    browser_jobs_reconcile_interrupted()

@@ -22,3 +22,24 @@ MAX_CONCURRENT_BROWSER_SESSIONS = 8
 HANDOFF_PANEL_LIFETIME = timedelta(minutes=10)
 CAPTCHA_ATTEMPT_TIMEOUT = timedelta(seconds=10)
 RECOVERY_READ_TIMEOUT = timedelta(seconds=4)
+
+# Waiting for a browser session. The longest wait (and the queue's length,
+# setting METNOS_SITES_QUEUE_LENGTH) are Metnos's own bounds, not the spec's: a
+# request beyond them gets a typed refusal instead of waiting without end.
+BROWSER_QUEUE_MAX_WAIT = timedelta(minutes=5)
+# A session's lease on its slot expires unless renewed, so a worker that dies
+# cannot hold a slot for ever; live sessions renew well before expiry.
+BROWSER_LEASE_LIFETIME = timedelta(seconds=60)
+BROWSER_LEASE_RENEW_EVERY = timedelta(seconds=15)
+# How often a live session looks for "Close the web sessions", and how long
+# it then has to close itself before its browser is ended by force.
+BROWSER_CLOSE_CHECK_EVERY = timedelta(seconds=1)
+BROWSER_CLOSE_GRACE = timedelta(seconds=10)
+# One browser task in a worker: at the soft limit the task ends its session
+# and records ``time_limit``; at the hard limit Celery kills it outright.
+BROWSER_TASK_TIME_LIMIT = COLLECTION_MAX_ACTIVE_TIME + timedelta(minutes=5)
+BROWSER_TASK_SOFT_TIME_LIMIT = BROWSER_TASK_TIME_LIMIT - timedelta(minutes=1)
+
+# The single local attempt at a supported Cloudflare challenge: the spec's
+# CAPTCHA attempt bound, in the seconds ``time.monotonic()`` deadlines use.
+CLOUDFLARE_ATTEMPT_SECONDS = CAPTCHA_ATTEMPT_TIMEOUT.total_seconds()

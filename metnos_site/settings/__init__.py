@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from metnos_site.settings.env import (
+    EnvError,
     env_bool,
     env_int,
     env_list,
@@ -44,9 +45,6 @@ _keys = resolve_keys(
 )
 SECRET_KEY = _keys.secret_key
 METNOS_VAULT_KEY = _keys.vault_key
-# django-cryptography encrypts vault fields with this key, never SECRET_KEY.
-CRYPTOGRAPHY_KEY = METNOS_VAULT_KEY
-CRYPTOGRAPHY_SALT = "metnos.vault"
 del KeyProblem
 
 # --- Addresses -------------------------------------------------------------
@@ -157,11 +155,19 @@ _redis_url = env_str("REDIS_URL")
 REDIS_URL = parse_redis_url("REDIS_URL", _redis_url) if _redis_url else None
 EMBEDDED_SERVICES = REDIS_URL is None
 
+# One relay channel per server process carries every user's live events
+# (apps/core/event_relay.py): room for a burst; unread events still expire.
+CHANNEL_CAPACITY = 1000
+
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL], "prefix": env_str("METNOS_CHANNEL_PREFIX", "metnos") or "metnos"},
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": env_str("METNOS_CHANNEL_PREFIX", "metnos") or "metnos",
+                "capacity": CHANNEL_CAPACITY,
+            },
         }
     }
     CACHES = {
@@ -173,7 +179,9 @@ if REDIS_URL:
     }
     CELERY_BROKER_URL = REDIS_URL
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {
+        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer", "CONFIG": {"capacity": CHANNEL_CAPACITY}}
+    }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CELERY_BROKER_URL = "memory://localhost/"
 
@@ -182,6 +190,14 @@ METNOS_EMBEDDED_WORKER = env_bool("METNOS_EMBEDDED_WORKER", EMBEDDED_SERVICES)
 METNOS_EMBEDDED_WORKER_CONCURRENCY = env_int("METNOS_EMBEDDED_WORKER_CONCURRENCY", 4, minimum=1, maximum=32)
 CELERY_TASK_TIME_LIMIT = env_int("METNOS_TASK_TIME_LIMIT", 15 * 60, minimum=10)
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("METNOS_TASK_SOFT_TIME_LIMIT", 14 * 60, minimum=5)
+
+# Long-running work (LRE): a per-item step over more items than the threshold
+# is handed off as a job and run in batches on the batch queue.
+METNOS_LRE_ENABLED = env_bool("METNOS_LRE_ENABLED", True)
+METNOS_LRE_HANDOFF_ITEMS = env_int("METNOS_LRE_HANDOFF_ITEMS", 200, minimum=1)
+METNOS_LRE_BATCH_SIZE = env_int("METNOS_LRE_BATCH_SIZE", 25, minimum=1, maximum=10_000)
+# How long a step sent to a paired device waits for the device's answer.
+METNOS_DEVICE_STEP_TIMEOUT = env_int("METNOS_DEVICE_STEP_TIMEOUT", 600, minimum=5, maximum=3600)
 
 # --- Authentication and sign-in throttling ---------------------------------
 AUTHENTICATION_BACKENDS = [
@@ -265,6 +281,15 @@ METNOS_DISABLED_EXECUTORS = env_list("METNOS_DISABLED_EXECUTORS")
 # --- Browser -----------------------------------------------------------------
 METNOS_BROWSER_EXECUTABLE = env_str("METNOS_BROWSER_EXECUTABLE")
 METNOS_SITES_ALLOW_PRIVATE = env_networks("METNOS_SITES_ALLOW_PRIVATE")
+# Sub-resource requests to hosts outside a session's authorized websites: to
+# "any" public host, only to hosts in the opened networks above, or "none".
+METNOS_SITES_OUTSIDE_REQUESTS = env_str("METNOS_SITES_OUTSIDE_REQUESTS", "any") or "any"
+if METNOS_SITES_OUTSIDE_REQUESTS not in ("any", "opened", "none"):
+    raise EnvError(f"METNOS_SITES_OUTSIDE_REQUESTS must be any, opened or none, got {METNOS_SITES_OUTSIDE_REQUESTS!r}")
+# Sessions waiting for one of the eight browsers beyond this are refused.
+METNOS_SITES_QUEUE_LENGTH = env_int("METNOS_SITES_QUEUE_LENGTH", 64, minimum=0, maximum=10_000)
+# JSON files here override the native lexicons of apps/sites/lexicon/ (same names).
+METNOS_SITES_LEXICON_DIR = env_str("METNOS_SITES_LEXICON_DIR", "") or ""
 
 # --- Logging -----------------------------------------------------------------
 LOG_LEVEL = (env_str("METNOS_LOG_LEVEL", "INFO") or "INFO").upper()

@@ -96,7 +96,75 @@
     box.insertBefore(panel, box.querySelector(".answer"));
   }
 
+  function questionForm(box, inputId, prompt, sensitive, kind) {
+    var panel = box.querySelector(".question") || element("form", "question");
+    panel.textContent = "";
+    panel.dataset.inputId = String(inputId);
+    panel.setAttribute("autocomplete", "off");
+    var field = element("input");
+    field.id = "question-" + inputId;
+    field.name = "value";
+    field.type = sensitive ? "password" : "text";
+    field.maxLength = 200;
+    field.required = true;
+    if (kind === "otp") { field.autocomplete = "one-time-code"; }
+    var label = element("label", "", prompt);
+    label.htmlFor = field.id;
+    panel.appendChild(label);
+    panel.appendChild(field);
+    var send = element("button", "", "Send");
+    send.type = "submit";
+    panel.appendChild(send);
+    var decline = element("button", "decline-question", "Decline");
+    decline.type = "button";
+    panel.appendChild(decline);
+    box.insertBefore(panel, box.querySelector(".answer"));
+    field.focus();
+  }
+
+  function handoffLink(box, url) {
+    // Only a path of this portal is linked: the panel lives under /web/handoff/.
+    if (typeof url !== "string" || url.indexOf("/web/handoff/") !== 0) { return; }
+    var link = box.querySelector(".handoff-link") || element("a", "handoff-link");
+    link.href = url;
+    link.textContent = "A website asks you to prove you are human: open the verification panel";
+    box.insertBefore(link, box.querySelector(".answer"));
+  }
+
+  function reply(panel, action, body) {
+    body.conversation = conversationId;
+    fetch("/api/v1/input-requests/" + panel.dataset.inputId + "/" + action + "/", {
+      method: "POST",
+      headers: {"Content-Type": "application/json", "X-CSRFToken": csrfToken},
+      body: JSON.stringify(body)
+    }).then(function (response) {
+      return response.json().then(function (answer) { return {ok: response.ok, body: answer}; });
+    }).then(function (answer) {
+      var box = panel.closest(".turn");
+      panel.remove();
+      if (answer.ok && action === "answer") { box.querySelector(".turn-status").textContent = "running"; }
+      if (!answer.ok) {
+        box.querySelector(".answer").textContent = answer.body.error ? answer.body.error.message : "Refused.";
+      }
+    });
+  }
+
+  turnsBox.addEventListener("submit", function (event) {
+    var panel = event.target.closest("form.question");
+    if (!panel) { return; }
+    event.preventDefault();
+    var field = panel.querySelector("input[name=value]");
+    var value = field.value;
+    field.value = "";
+    reply(panel, "answer", {value: value});
+  });
+
   turnsBox.addEventListener("click", function (event) {
+    var declineButton = event.target.closest("button.decline-question");
+    if (declineButton) {
+      reply(declineButton.closest("form.question"), "decline", {});
+      return;
+    }
     var button = event.target.closest("button[data-confirm]");
     if (!button) { return; }
     var panel = button.closest(".consent");
@@ -117,12 +185,31 @@
       item.dataset.outcome = event.outcome;
       item.querySelector(".outcome").textContent = event.outcome;
       item.querySelector(".summary").textContent = event.summary || "";
+      if (event.cloud_requests > 0 && !item.querySelector(".cloud")) {
+        var cloud = element("span", "cloud", "$");
+        cloud.title = event.cloud_requests + " request(s) to a cloud model";
+        item.insertBefore(cloud, item.querySelector(".outcome"));
+        item.insertBefore(document.createTextNode(" "), item.querySelector(".outcome"));
+      }
       (event.files || []).forEach(function (file) { item.appendChild(fileLink(file)); });
     } else if (event.type === "turn.confirmation_requested") {
       box.dataset.status = "awaiting_confirmation";
       statusLine.textContent = "waiting for your confirmation";
       consentPanel(box, event.consent_id, event.proposal || {});
+    } else if (event.type === "turn.input_requested") {
+      box.dataset.status = "awaiting_input";
+      statusLine.textContent = "waiting for your answer";
+      questionForm(box, event.input_id, event.prompt || "", event.sensitive !== false, event.kind);
+    } else if (event.type === "turn.handoff_opened") {
+      box.dataset.status = "awaiting_input";
+      statusLine.textContent = "waiting for you in the verification panel";
+      handoffLink(box, event.url);
+    } else if (event.type === "turn.handoff_closed") {
+      var opened = box.querySelector(".handoff-link");
+      if (opened) { opened.remove(); }
     } else if (event.type === "turn.finished") {
+      var question = box.querySelector(".question");
+      if (question) { question.remove(); }
       box.dataset.status = event.status;
       statusLine.textContent = event.status;
       box.querySelector(".answer").textContent = event.answer || "";

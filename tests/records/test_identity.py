@@ -15,10 +15,13 @@ from apps.records.identity import (
     MAX_ROWS_PER_SHARED_VALUE,
     MergeResult,
     ObservedLink,
+    analyse_text,
+    analyse_texts,
+    codes_in,
+    comparable,
     merge_list_and_detail,
     merge_rows,
 )
-from apps.records.identity_codes import analyse_text, codes_in, comparable, parse_amount
 from apps.records.rows import CellValue, Row, Source
 
 
@@ -101,15 +104,16 @@ def test_amounts_compare_by_value() -> None:
         == comparable("EUR 1234,56")
     )
     assert comparable("12,5") == comparable(12.5) == comparable("€ 12,50")
-    assert parse_amount("-12,50") == Decimal("-12.50")
+    assert comparable("-12,50") == Decimal("-12.50")
 
 
 def test_ambiguous_thousands_and_leading_zeros_are_not_numbers() -> None:
-    assert parse_amount("1.234") is None
-    assert parse_amount("00123") is None
-    assert parse_amount("10 120,00") is None  # a plain space never groups: maybe a quantity and a price
+    # Not numbers: they stay text and compare as text.
+    assert comparable("1.234") == "1.234"
+    assert comparable("00123") == "00123"
+    assert comparable("10 120,00") == "10 120,00"  # a plain space never groups: maybe a quantity and a price
     assert comparable("1.234") != comparable("1234")
-    assert parse_amount("0,125") == Decimal("0.125")  # only a decimal mark can follow a lone zero
+    assert comparable("0,125") == Decimal("0.125")  # only a decimal mark can follow a lone zero
 
 
 def test_dates_compare_as_values() -> None:
@@ -128,6 +132,27 @@ def test_empty_cells_have_no_value() -> None:
     assert comparable(None) is None
     assert comparable("   ") is None
     assert analyse_text("") == (None, ())
+
+
+cell_texts = st.lists(
+    st.one_of(
+        st.sampled_from(["INV-20-005", "2026F000123", "A0000001/B", "Sep-2026", "350kWh", "15/09/2026", "Pagata", ""]),
+        st.sampled_from(["1.234,56 €", "-12,50", "€ 0,00", "-0,00", "- 1,5", "12,5", "1.234", "-€ 7,05"]),
+        st.from_regex(r"-?(€ ?)?(0|[1-9][0-9]{0,2}(\.[0-9]{3})+|[1-9][0-9]*),[0-9]{1,2}( ?€)?", fullmatch=True),
+        st.from_regex(r"[0-9]*[A-Za-z]+[A-Za-z0-9]*([-/_][A-Za-z0-9]+)*", fullmatch=True),
+        st.text(max_size=12),
+    ),
+    max_size=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts=cell_texts)
+def test_cells_read_in_bulk_read_as_each_cell_alone(texts: list[str]) -> None:
+    expected = [(comparable(text), codes_in(text)) for text in texts]
+
+    assert repr(analyse_texts(texts)) == repr(expected)  # repr: -0.00 and 0.00 are told apart
+    assert repr([analyse_text(text) for text in texts]) == repr(expected)
 
 
 # --- merge_rows: identifiers -----------------------------------------------------
@@ -180,7 +205,24 @@ def test_inv_20_005_and_inv_200_05_stay_distinct() -> None:
 
     assert result.merged_count == 0
     assert len(result.rows) == 2
-    assert result.possible_duplicates == ()  # two codes in one field: two invoices
+    # Two codes in one field: two invoices, kept apart; yet amount, status and date are equal and
+    # they share no identifier, so the spec reports them as possible duplicates.
+    (duplicate,) = result.possible_duplicates
+    assert (duplicate.a, duplicate.b) == (("s1", 0), ("s2", 0))
+    assert duplicate.reason == (
+        "3 equal fields (Data, Importo, Stato), but Numero fattura shows different codes (INV-20-005 / INV-200-05)"
+    )
+
+
+def test_invoices_with_different_codes_sharing_only_their_dates_are_not_possible_duplicates() -> None:
+    # Bills of one day all share the issue date and the due date that follows from it: dates count once.
+    first = Source("s1", [bill("INV-2026-101", Importo="10,00", Data="01/07/2026", Scadenza="21/07/2026")])
+    second = Source("s2", [bill("INV-2026-102", Importo="12,50", Data="01/07/2026", Scadenza="21/07/2026")])
+
+    result = merge_rows([first, second])
+
+    assert result.merged_count == 0 and len(result.rows) == 2
+    assert result.possible_duplicates == ()
 
 
 def test_copies_of_one_code_merge_only_within_their_group() -> None:
@@ -236,6 +278,17 @@ def test_more_contradictions_than_agreements_stay_separate_as_possible_duplicate
     assert result.merged_count == 0
     (duplicate,) = result.possible_duplicates
     assert duplicate.reason == "same identifier A1234, but 3 of 4 common fields differ (Data, Importo, Stato)"
+
+
+def test_shared_identifier_without_a_common_field_is_said_plainly() -> None:
+    first = Source("s1", [{"Rif": "A1234"}])
+    second = Source("s2", [{"Codice": "A1234"}])
+
+    result = merge_rows([first, second])
+
+    assert result.merged_count == 0
+    (duplicate,) = result.possible_duplicates
+    assert duplicate.reason == "same identifier A1234, but no field in common to compare"
 
 
 def test_as_many_contradictions_as_agreements_do_not_merge() -> None:
@@ -305,7 +358,41 @@ def test_codeless_row_never_bridges_two_invoices() -> None:
     assert result.merged_count == 0
     assert len(result.rows) == 3
     pairs = {frozenset((d.a[0], d.b[0])) for d in result.possible_duplicates}
-    assert pairs == {frozenset(("s1", "s3")), frozenset(("s2", "s3"))}
+    # Every two of them have three equal fields and no shared identifier.
+    assert pairs == {frozenset(("s1", "s3")), frozenset(("s2", "s3")), frozenset(("s1", "s2"))}
+
+
+@pytest.mark.parametrize("order", [("s1", "s2", "s3"), ("s3", "s1", "s2"), ("s2", "s3", "s1")])
+def test_codeless_row_sharing_only_the_supply_identifier_joins_neither_invoice(order: tuple[str, ...]) -> None:
+    # The supply identifier is on the single row of each page, so it is an identifier there; the
+    # row without an invoice number agrees with both invoices and could be a copy of either.
+    pod = "IT001E12345678"
+    one = Source(order[0], [bill("INV-1", POD=pod, Importo="50")])
+    other = Source(order[1], [bill("INV-2", POD=pod, Importo="60")])
+    codeless = Source(order[2], [{"POD": pod, "Periodo": "Luglio 2026"}])
+
+    result = merge_rows([one, other, codeless])
+
+    assert result.merged_count == 0
+    assert len(result.rows) == 3
+    pairs = {frozenset((d.a, d.b)) for d in result.possible_duplicates}
+    assert pairs == {frozenset(((order[2], 0), (order[0], 0))), frozenset(((order[2], 0), (order[1], 0)))}
+    for duplicate in result.possible_duplicates:
+        assert duplicate.reason == (
+            f"same identifier {pod}, which different items show too; nothing else tells which of them "
+            f"the row of {order[2]} is"
+        )
+
+
+def test_codeless_row_whose_fields_tell_its_invoice_merges_with_it() -> None:
+    pod = "IT001E12345678"
+    one = Source("s1", [bill("INV-1", POD=pod, Importo="50", Data="01/07/2026")])
+    other = Source("s2", [bill("INV-2", POD=pod, Importo="60", Data="01/08/2026")])
+    codeless = Source("s3", [{"POD": pod, "Importo": "50,00", "Data": "01/07/2026"}])
+
+    result = merge_rows([one, other, codeless])
+
+    assert merged_origins(result) == [{("s1", 0), ("s3", 0)}]
 
 
 def test_chain_through_different_codes_never_merges_its_ends() -> None:
@@ -332,7 +419,19 @@ def test_different_codes_stay_separate_even_with_the_same_supply_identifier() ->
     result = merge_rows([first, second])
 
     assert result.merged_count == 0
-    assert result.possible_duplicates == ()
+    # Amount and status are equal too: maybe one invoice issued twice, so it is reported.
+    (duplicate,) = result.possible_duplicates
+    assert (
+        duplicate.reason == "2 equal fields (Importo, Stato), but Numero fattura shows different codes (INV-1 / INV-2)"
+    )
+
+
+def test_different_invoices_sharing_only_codes_and_one_value_are_not_possible_duplicates() -> None:
+    # The supply identifier shows a code: equal on bills of one supply, it says nothing of the invoice.
+    first = Source("d1", [bill("INV-1", POD="IT001E12345678", Importo="50", Stato="Pagata")])
+    second = Source("d2", [bill("INV-2", POD="IT001E12345678", Importo="70", Stato="Pagata")])
+
+    assert merge_rows([first, second]).possible_duplicates == ()
 
 
 def test_identifier_fields_make_digit_only_numbers_codes() -> None:

@@ -6,7 +6,7 @@ import datetime as dt
 
 import pytest
 
-from apps.records.scope import collection_scope
+from apps.records.scope import collection_scope, scope_for_step
 
 
 def _period(request: str) -> tuple[dt.date, dt.date] | None:
@@ -55,15 +55,69 @@ def test_italian_complete_list() -> None:
         "non scaricare tutte le fatture del 2026",
         "never fetch all bills",
         "senza scaricare tutte le bollette",
+        # Prohibitions before the verb, in a lexicon rather than sentence by sentence.
+        "it is forbidden to download all invoices",
+        "è vietato scaricare tutte le fatture",
+        "è proibito scaricare tutte le fatture",
+        "refrain from downloading all invoices",
+        "stop downloading all invoices",
+        "non scaricare tutte le fatture",
+        "you must not collect all the bills from 2026",
+        "smetti di scaricare tutte le bollette",
+        "instead of all invoices, download the latest one",
+        # ... and prohibition predicates after it.
+        "downloading all invoices is prohibited",
+        "downloading all invoices is not allowed",
+        "scaricare tutte le fatture è vietato",
+        "scaricare tutte le fatture non è consentito",
     ],
 )
 def test_negation_and_prohibition_never_activate_completeness(request_text: str) -> None:
-    assert not collection_scope(request_text).complete
+    scope = collection_scope(request_text)
+    assert not scope.complete
+    assert scope.completeness_reason == "the request negates or forbids the complete collection"
 
 
 @pytest.mark.parametrize(
     "request_text",
-    ["download the complete invoices from 2026", "scarica le fatture complete del 2026"],
+    ["collect all invoices not yet paid", "tutte le fatture non pagate del 2026", "Instead, get all bills"],
+)
+def test_a_negation_that_filters_the_items_does_not_negate_completeness(request_text: str) -> None:
+    assert collection_scope(request_text).complete
+
+
+@pytest.mark.parametrize(
+    ("request_text", "object_name"),
+    [
+        ("all 2026 invoices", "invoice"),
+        ("collect all my 2026 invoices", "invoice"),
+        ("every single invoice", "invoice"),
+        ("all July 2026 electricity bills", "bill"),
+        ("tutte le mie fatture 2026", "invoice"),
+        ("tutte le vecchie bollette", "bill"),
+        ("the complete invoice list for 2026", "invoice"),
+        ("the complete list of my 2026 electricity bills", "bill"),
+        ("il completo elenco delle fatture", "invoice"),
+        ("l'elenco completo delle bollette del 2026", "bill"),
+        ("tutto l'archivio delle fatture", "invoice"),
+    ],
+)
+def test_all_with_years_possessives_and_adjectives_before_the_object_is_complete(
+    request_text: str, object_name: str
+) -> None:
+    scope = collection_scope(request_text)
+    assert scope.object == object_name
+    assert scope.complete, scope.completeness_reason
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "download the complete invoices from 2026",
+        "scarica le fatture complete del 2026",
+        "complete the invoice list",
+        "the list of complete invoices",
+    ],
 )
 def test_complete_alone_does_not_define_the_scope(request_text: str) -> None:
     scope = collection_scope(request_text)
@@ -154,3 +208,49 @@ def test_relative_years_need_a_reference_date() -> None:
     unanchored = collection_scope("all invoices from this year")
     assert unanchored.period_filters == ()
     assert unanchored.notices
+
+
+# --- the step's scope checked against the user's request ---------------------
+
+
+def test_a_shorter_step_keeps_the_completeness_and_period_of_the_request() -> None:
+    scope = scope_for_step("collect all my 2026 invoices from https://portal.example/ into a spreadsheet", "invoices")
+    assert scope.object == "invoice"
+    assert scope.complete
+    assert [(c.period.start, c.period.end) for c in scope.period_filters] == [
+        (dt.date(2026, 1, 1), dt.date(2026, 12, 31))
+    ]
+    assert any("all the invoices" in notice for notice in scope.notices)
+    assert any("states no period" in notice for notice in scope.notices)
+
+
+def test_a_step_period_conflicting_with_the_request_gives_way_to_the_stricter_reading() -> None:
+    scope = scope_for_step("raccogli tutte le bollette del 2026", "invoices from 2025")
+    assert scope.complete
+    (constraint,) = scope.period_filters
+    assert constraint.period.start == dt.date(2026, 1, 1)
+    assert any("'2025' differs from the request's '2026'" in notice for notice in scope.notices)
+
+
+def test_a_step_agreeing_with_the_request_has_no_notice() -> None:
+    scope = scope_for_step("tutte le fatture del 2026 in un foglio", "all invoices from 2026")
+    assert scope.complete
+    assert scope.notices == ()
+
+
+def test_the_request_about_another_object_leaves_the_step_as_stated() -> None:
+    assert scope_for_step("collect all contracts from 2026", "invoices") == collection_scope("invoices")
+    assert scope_for_step("", "invoices") == collection_scope("invoices")
+    assert scope_for_step("(plan)", "all invoices") == collection_scope("all invoices")
+
+
+def test_a_prohibition_in_the_request_is_not_overridden_by_the_step() -> None:
+    scope = scope_for_step("it is forbidden to download all invoices; get the latest one", "all invoices")
+    assert not scope.complete
+    assert any("negates or forbids" in notice for notice in scope.notices)
+
+
+def test_an_address_in_the_request_is_no_period() -> None:
+    scope = scope_for_step("collect all invoices from https://portal.example:2025/archive/2024", "invoices")
+    assert scope.complete
+    assert scope.period_filters == ()

@@ -50,9 +50,39 @@ def test_labels_and_keys_map_to_their_kind(label: str, kind: str) -> None:
     assert classify_label(label) == kind
 
 
-@pytest.mark.parametrize("label", ["N. fatture", "Numero di fatture", "Number of invoices", "# invoices", "Count"])
+@pytest.mark.parametrize(
+    "label",
+    [
+        "N. fatture",
+        "Numero di fatture",
+        "Number of invoices",
+        "# invoices",
+        "Count",
+        "No. of bills",
+        "N. bollette",
+        "N. di bollette",
+        "Total invoices",
+        "Totale fatture",
+        "Tot. bollette",
+    ],
+)
 def test_identifier_numbers_stay_distinct_from_counts(label: str) -> None:
     assert classify_label(label) == "count"
+
+
+@pytest.mark.parametrize("label", ["Importo totale fatture", "Total amount of invoices", "Totale fattura"])
+def test_a_total_that_names_an_amount_is_an_amount_not_a_count(label: str) -> None:
+    assert classify_label(label) == "amount"
+
+
+@pytest.mark.parametrize("label", ["Rif. fattura", "Invoice ref.", "Fattura rif.", "Riferimento fattura", "Rif."])
+def test_a_reference_to_a_document_is_its_identifier_number(label: str) -> None:
+    assert classify_label(label) == "identifier_number"
+
+
+@pytest.mark.parametrize("label", ["Reference period", "Periodo di riferimento"])
+def test_a_reference_period_is_a_period_not_an_identifier(label: str) -> None:
+    assert classify_label(label) == "period"
 
 
 def test_issue_and_due_dates_stay_distinct() -> None:

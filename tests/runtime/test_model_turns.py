@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from apps.accounts.models import User
 from apps.runtime.models import StepRecord, Turn
@@ -38,8 +39,26 @@ def test_request_no_form_knows_gets_a_validated_model_proposal(
     assert turn.status == Turn.Status.COMPLETED, turn.answer
     assert turn.path == Turn.Path.PROPOSAL
     assert turn.cloud_requests == 1
-    assert StepRecord.objects.get(turn=turn, index=1).tool == "find_files"
+    step = StepRecord.objects.get(turn=turn, index=1)
+    assert step.tool == "find_files"
+    assert step.cloud_requests == 0  # the planner's request is the turn's, not the step's: no red $ on the step
     assert REQUEST in planning_model.chat_requests[0].text
+
+
+def test_a_step_that_sent_cloud_requests_shows_a_red_dollar_in_the_conversation_page(
+    owner: User, purchasing: Path, planning_model: ScriptedModelServer
+) -> None:
+    planning_model.script(
+        {"steps": [{"tool": "find_files", "args": {"base_path": "~/Purchasing", "pattern": "*.pdf"}}]}
+    )
+    turn = _ask(owner, REQUEST)
+    page = f"/conversations/{turn.conversation_id}/"
+    portal = Client()
+    portal.force_login(owner)
+    assert 'class="cloud"' not in portal.get(page).content.decode()
+    StepRecord.objects.filter(turn=turn, index=1).update(cloud_requests=2)
+    shown = portal.get(page).content.decode()
+    assert '<span class="cloud" title="2 request(s) to a cloud model">$</span>' in shown
 
 
 def test_invalid_proposals_get_bounded_new_requests_then_a_clear_refusal(

@@ -8,17 +8,23 @@ every request sent is counted, and no withheld value reaches a request body.
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
 import pytest
 from pytest_django.fixtures import Settings as SettingsWrapper
 
-from apps.runtime.executors import Catalog, build_catalog
+from apps.accounts.models import User
+from apps.runtime.boundary import result_as_json
+from apps.runtime.executors import Catalog, StepResult, build_catalog
 from apps.runtime.model_client import ModelUsage
 from apps.runtime.model_tiers import ModelTier
+from apps.runtime.models import StepRecord
+from apps.runtime.paths import choose_path
 from apps.runtime.planner import (
     MAX_CONTEXT_CHARS,
+    MAX_EARLIER_RESULTS_CHARS,
     MAX_FEEDBACK_ERRORS,
     MAX_FEEDBACK_MESSAGE_CHARS,
     MAX_PLANNING_REQUESTS,
@@ -31,6 +37,8 @@ from apps.runtime.planner import (
     planning_tier,
     propose_with_model,
 )
+from apps.runtime.scratchpad import PROJECTION_ITEMS, Scratchpad, scratchpad_for_turn
+from apps.runtime.turns import turn_submit
 from tests.model_server import RecordedRequest, ScriptedModelServer, unused_loopback_port
 
 CANARY = "CANARY-S3CRET-123"
@@ -370,3 +378,108 @@ def test_planning_tier_is_none_unless_configured(
     configured = planning_tier()
     assert configured is not None
     assert (configured.name, configured.base_url) == ("planning", scripted_model_server.base_url)
+
+
+# --- Earlier results: the scratchpad's projection, never the whole results -----------------------
+
+BIG_COLLECTION = 500
+
+
+def big_find_result(canary: str = "") -> StepResult:
+    """A finder's result far larger than the planner may see; the last item is recognisable."""
+    items = tuple(
+        {"path": f"~/Archive/scan-{n:04d}.pdf", "name": f"scan-{n:04d}.pdf", "note": ("n" * 300) + canary}
+        for n in range(BIG_COLLECTION)
+    )
+    return StepResult(outcome="success", items=items, summary=f"{BIG_COLLECTION} files {canary}")
+
+
+def test_planner_view_fits_its_budget_and_says_what_it_cut() -> None:
+    pad = Scratchpad()
+    pad.put(1, big_find_result(), tool="find_files")
+    pad.put(2, StepResult(outcome="empty", summary="nothing read"), tool="read_files")
+
+    view = pad.planner_view(max_chars=MAX_EARLIER_RESULTS_CHARS)
+
+    assert len(json.dumps(view, ensure_ascii=False)) <= MAX_EARLIER_RESULTS_CHARS
+    first, second = view
+    assert (first["step"], first["tool"], first["truncated"]) == (1, "find_files", True)
+    assert first["total_items"] == BIG_COLLECTION and 0 < first["shown_items"] < PROJECTION_ITEMS
+    assert first["items"][0]["note"].endswith("more characters]")
+    assert (second["tool"], second["outcome"], second["truncated"]) == ("read_files", "empty", False)
+
+
+def test_planner_view_uses_the_default_projection_when_it_fits() -> None:
+    pad = Scratchpad()
+    pad.put(1, StepResult(outcome="success", items=({"path": "~/a.pdf"},)))
+    assert pad.planner_view(max_chars=MAX_EARLIER_RESULTS_CHARS) == pad.projections()
+
+
+def test_model_sees_the_projection_of_earlier_results_never_the_whole_nor_a_secret(
+    scripted_model_server: ScriptedModelServer, catalog: Catalog
+) -> None:
+    scripted_model_server.script(SPEC_PLAN)
+    earlier = Scratchpad()
+    earlier.put(1, big_find_result(canary=CANARY), tool="find_files")
+
+    proposal, _ = propose(scripted_model_server, catalog, earlier=earlier, secrets=(CANARY,))
+
+    assert proposal.plan is not None
+    [request] = scripted_model_server.chat_requests
+    user = last_user_message(request)
+    assert "Results of the steps that already ran in this turn" in user
+    shown = json.loads(user.split("cannot reference these results.\n", 1)[1])
+    assert shown[0]["truncated"] is True
+    assert (shown[0]["total_items"], shown[0]["tool"]) == (BIG_COLLECTION, "find_files")
+    assert shown[0]["shown_items"] < BIG_COLLECTION
+    assert "more characters]" in user  # strings are cut with a visible marker
+    assert "scan-0000.pdf" in user
+    assert f"scan-{BIG_COLLECTION - 1:04d}.pdf" not in request.text  # the full collection stays in the scratchpad
+    assert len(request.text) < 40_000
+    assert CANARY not in request.text
+    assert "[redacted]" in request.text
+
+
+def test_no_earlier_results_means_no_results_section(
+    scripted_model_server: ScriptedModelServer, catalog: Catalog
+) -> None:
+    scripted_model_server.script(SPEC_PLAN)
+    propose(scripted_model_server, catalog, earlier=Scratchpad())
+    assert "already ran" not in scripted_model_server.chat_requests[0].text
+
+
+@pytest.mark.django_db
+def test_a_resumed_turn_plans_with_the_projection_of_its_recorded_results(
+    owner: User, second_user: User, settings: SettingsWrapper, scripted_model_server: ScriptedModelServer,
+    catalog: Catalog,
+) -> None:  # fmt: skip
+    settings.METNOS_MODEL_TIERS = {"planning": scripted_model_server.settings_entry()}
+    scripted_model_server.script(SPEC_PLAN)
+    earlier = turn_submit(owner=owner, text="List the scans in ~/Archive", enqueue=False)
+    StepRecord.objects.create(
+        owner=owner, turn=earlier, index=1, tool="find_files", outcome="success",
+        result=result_as_json(big_find_result()),
+    )  # fmt: skip
+    resumed = turn_submit(owner=owner, text="Now read them and make a table of their dates", enqueue=False)
+    resumed.resumed_from = earlier
+    resumed.save(update_fields=["resumed_from"])
+    assert scratchpad_for_turn(resumed).results.keys() == {1}
+    # A turn pointed at another owner's turn sees none of its results.
+    foreign = turn_submit(owner=second_user, text="Read my notes", enqueue=False)
+    StepRecord.objects.create(
+        owner=second_user, turn=foreign, index=1, tool="read_files", outcome="success",
+        result=result_as_json(StepResult(outcome="success", items=({"text": "FOREIGN-TEXT"},))),
+    )  # fmt: skip
+    stray = turn_submit(owner=owner, text="Read them", enqueue=False)
+    stray.resumed_from = foreign
+    stray.save(update_fields=["resumed_from"])
+    assert len(scratchpad_for_turn(stray)) == 0
+
+    choice = choose_path(turn=resumed, catalog=catalog)
+
+    assert choice.path == "proposal"
+    [request] = scripted_model_server.chat_requests
+    user = last_user_message(request)
+    assert '"tool": "find_files"' in user and '"truncated": true' in user
+    assert f'"total_items": {BIG_COLLECTION}' in user
+    assert f"scan-{BIG_COLLECTION - 1:04d}.pdf" not in request.text

@@ -13,7 +13,7 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.runtime.models import ConsentRequest, Conversation, StepRecord, TraceEvent, Turn
 from apps.runtime.paths import generalise
-from apps.runtime.turns import consents_expire, turn_claim, turn_conduct, turn_submit
+from apps.runtime.turns import conductor_identity, consents_expire, turn_claim, turn_conduct, turn_submit
 from tests.conftest import WorkerHandle
 from tests.runtime.conftest import QUOTES_REQUEST
 
@@ -28,6 +28,15 @@ def test_a_turn_is_claimed_once(owner: User) -> None:
     turn = turn_submit(owner=owner, text="hello", enqueue=False)
     assert turn_claim(turn_id=turn.pk, owner_id=owner.pk)
     assert not turn_claim(turn_id=turn.pk, owner_id=owner.pk)
+
+
+def test_a_claim_says_who_conducts_and_since_when(owner: User) -> None:
+    turn = turn_submit(owner=owner, text="hello", enqueue=False)
+    assert turn_claim(turn_id=turn.pk, owner_id=owner.pk)
+    turn.refresh_from_db()
+    assert turn.status == Turn.Status.RUNNING
+    assert turn.conducted_by == conductor_identity()  # a claimed turn whose process dies is found
+    assert turn.started_at is not None
 
 
 def test_another_owner_cannot_claim(owner: User, second_user: User) -> None:
@@ -71,6 +80,15 @@ def test_autopath_never_turns_executor_names_into_slots() -> None:
     _, general_plan, _ = general
     assert [step["tool"] for step in general_plan["steps"]] == ["find_files", "read_files"]
     assert "{" in general_plan["steps"][0]["args"]["base_path"]
+
+
+@pytest.mark.parametrize(
+    "personal", ["*mario.rossi@example.org*", "https://example.org/private", "IT60X0542811101000000123456"]
+)
+def test_a_personal_value_after_a_slot_still_stops_generalisation(personal: str) -> None:
+    # The argument that becomes a slot comes first: the value after it must still be seen.
+    plan = {"steps": [{"tool": "find_files", "args": {"base_path": "~/Purchasing", "pattern": personal}}]}
+    assert generalise("find the pdf files in the Purchasing folder", plan) is None
 
 
 def test_an_autopath_that_does_not_fit_falls_back_to_request_forms(owner: User, purchasing: Path) -> None:

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from apps.accounts.models import User
-from apps.runtime.executors import build_catalog, registered_executors
+from apps.runtime.executors import Catalog, ExecutionContext, StepResult, build_catalog, registered_executors
+from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.models import PlanCache, StepRecord, TraceEvent, Turn
-from apps.runtime.turns import TurnRejected, turn_conduct, turn_submit
+from apps.runtime.paths import plan_cache_store
+from apps.runtime.selectors import turn_get_for_owner
+from apps.runtime.trace import trace_record, turn_recording, turn_written_at_once
+from apps.runtime.turns import TurnRejected, conductor_identity, turn_claim, turn_conduct, turn_submit
 from tests.runtime.conftest import QUOTES_REQUEST, owner_folder
 
 pytestmark = pytest.mark.django_db
@@ -182,3 +190,106 @@ def test_invalid_plans_are_refused_before_anything_runs(owner: User, plan: dict[
 def test_bad_requests_are_rejected_with_a_clear_error(owner: User, text: str) -> None:
     with pytest.raises(TurnRejected):
         turn_submit(owner=owner, text=text, enqueue=False)
+
+
+class _WitnessExecutor:
+    """Looks at what the runtime had committed when ``run`` was entered (test-only, never registered)."""
+
+    manifest = Manifest(
+        name="check_service",
+        purpose="test executor: reports a service status",
+        args={"service": ArgSpec("string", True, max_length=100)},
+        result=ResultShape("value", ("status",)),
+    )
+
+    def __init__(self) -> None:
+        self.seen: dict[str, Any] = {}
+        self.on_enter: Callable[[], None] = lambda: None
+
+    def run(self, context: ExecutionContext, args: Mapping[str, Any]) -> StepResult:
+        self.on_enter()
+        turn = Turn.objects.get(pk=context.turn_id or 0)
+        self.seen = {
+            "open_transaction": connection.in_atomic_block,
+            "turn": (turn.status, turn.path, turn.plan, bool(turn.plan_digest), turn.conducted_by),
+            "step": StepRecord.objects.filter(turn=turn).values_list("index", "outcome").get(),
+            "trace": list(TraceEvent.objects.filter(turn=turn).order_by("sequence").values_list("sequence", "kind")),
+        }
+        return StepResult(outcome="success", value={"status": "ok"}, summary="ok")
+
+
+def _as_the_worker(owner: User, text: str, catalog: Catalog) -> Turn:
+    """What ``run_turn`` does with a delivered turn, against a test catalog."""
+    turn = turn_submit(owner=owner, text=text, enqueue=False)
+    assert turn_claim(turn_id=turn.pk, owner_id=owner.pk)
+    return turn_conduct(turn=turn_get_for_owner(owner_id=owner.pk, turn_id=turn.pk), catalog=catalog)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_fast_path_turn_commits_everything_before_its_executor_runs_in_one_transaction(owner: User) -> None:
+    witness = _WitnessExecutor()
+    catalog = build_catalog({"check_service": witness})
+    request = "check the status of the backup service"
+    plan = {"steps": [{"tool": "check_service", "args": {"service": "backup"}}]}
+    plan_cache_store(turn=turn_submit(owner=owner, text=request, enqueue=False), plan=plan, catalog=catalog)
+
+    with CaptureQueriesContext(connection) as queries:
+        before: list[str] = []
+        witness.on_enter = lambda: before.extend(query["sql"] for query in queries.captured_queries)
+        turn = _as_the_worker(owner, request, catalog)
+
+    assert turn.path == Turn.Path.FAST_PATH and turn.status == Turn.Status.COMPLETED, turn.answer
+    # When the effect can start, the running step, the plan it runs and the trace so far are committed.
+    assert witness.seen["open_transaction"] is False
+    status, path, _, has_digest, conducted_by = witness.seen["turn"]
+    assert (status, path, has_digest, conducted_by) == ("running", "fast_path", True, conductor_identity())
+    assert witness.seen["turn"][2] == plan
+    assert witness.seen["step"] == (1, "running")
+    assert witness.seen["trace"] == [(1, "path.chosen"), (2, "plan.accepted"), (3, "step.started")]
+    # ... in one transaction after the request's own and the claim: no commit per trace entry.
+    claim = next(i for i, sql in enumerate(before) if sql.startswith("UPDATE") and "conducted_by" in sql)
+    transactions, writes_outside = 0, []
+    inside = False
+    for sql in before[claim + 1 :]:
+        if sql.startswith("BEGIN"):
+            transactions, inside = transactions + 1, True
+        elif sql.startswith("COMMIT"):
+            inside = False
+        elif sql.startswith(("INSERT", "UPDATE", "DELETE")) and not inside:
+            writes_outside.append(sql)
+    assert (transactions, writes_outside) == (1, [])
+
+
+def test_an_undo_receipt_and_the_conductor_share_one_gapless_trace(owner: User, purchasing: Path) -> None:
+    ask(owner, QUOTES_REQUEST)
+    undo = ask(owner, "undo the last turn")
+    assert undo.status == Turn.Status.COMPLETED, undo.answer
+    # The undo executor wrote its receipt into this trace while the conductor held the next number.
+    trace = list(TraceEvent.objects.filter(turn=undo).order_by("sequence").values_list("sequence", "kind"))
+    assert [sequence for sequence, _ in trace] == list(range(1, len(trace) + 1))
+    assert [kind for _, kind in trace] == [
+        "path.chosen", "plan.accepted", "step.started", "undo.receipt", "step.finished", "turn.finished",
+    ]  # fmt: skip
+
+
+def test_a_trace_written_before_the_conductor_started_is_continued_not_overwritten(owner: User) -> None:
+    turn = turn_submit(owner=owner, text="book me a flight to Lisbon", enqueue=False)
+    TraceEvent.objects.create(owner=owner, turn=turn, sequence=1, kind="note.before", data={})
+    turn_conduct(turn=turn)
+    kinds = list(TraceEvent.objects.filter(turn=turn).order_by("sequence").values_list("sequence", "kind"))
+    assert kinds == [(1, "note.before"), (2, "path.chosen"), (3, "turn.finished")]
+
+
+def test_entries_recorded_while_an_executor_runs_are_written_at_once(owner: User) -> None:
+    turn = turn_submit(owner=owner, text="check the status of the backup service", enqueue=False)
+    with turn_recording(turn, trace_is_empty=True):
+        trace_record(turn, "path.chosen", {"path": "fast_path"})
+        assert not TraceEvent.objects.filter(turn=turn).exists()  # held for the next write
+        with turn_written_at_once(turn):  # what the boundary does around run()
+            assert TraceEvent.objects.filter(turn=turn).count() == 1  # what was held goes first
+            trace_record(turn, "input.requested", {"step": 1})  # an executor asking the user, then waiting
+            assert TraceEvent.objects.filter(turn=turn).count() == 2
+        trace_record(turn, "step.finished", {"step": 1})
+        assert TraceEvent.objects.filter(turn=turn).count() == 2
+    kinds = list(TraceEvent.objects.filter(turn=turn).order_by("sequence").values_list("sequence", "kind"))
+    assert kinds == [(1, "path.chosen"), (2, "input.requested"), (3, "step.finished")]

@@ -1,0 +1,201 @@
+"""The LRE engine: admit, claim, run and commit batches, one at a time per call.
+
+:func:`job_advance` is what a batch worker runs. Before each batch it checks,
+atomically, that the job may still start work: the engine is enabled, the
+job is neither paused nor waiting for attention, the owner is active and
+every executor of the job is still admitted with the signature it had when
+the job was created. A batch is claimed with a conditional update, so two
+workers never run the same batch. Each batch runs its step through the
+runtime's invocation boundary, recorded on a turn of its own linked to the
+turn that handed the work off.
+
+How an outcome is kept:
+
+- success, empty, partial: the batch commits its result;
+- a recoverable error: another attempt while attempts remain, then the
+  batch needs review and the job needs attention;
+- an unknown cause: review at once, without an automatic retry;
+- a permanent error, a refusal or a contract violation: the batch fails for
+  good, the job goes on and ends partial.
+
+An attention state stops new batches, never a running batch's commit.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from apps.core.events import publish_to_user
+from apps.lre.batching import lre_enabled
+from apps.lre.inputs import producer_items, results_for_batch
+from apps.lre.models import LreBatch, LreJob, LrePhase
+from apps.lre.services import new_batches
+from apps.runtime.boundary import executor_admitted, invoke_step, result_as_json
+from apps.runtime.catalog import current_catalog
+from apps.runtime.executors import Catalog, StepError, StepResult, combination_rules
+from apps.runtime.models import Turn
+from apps.runtime.plans import Plan, PlanInvalid, validate_plan
+
+logger = logging.getLogger(__name__)
+
+RUNNABLE = (LreJob.Status.QUEUED, LreJob.Status.RUNNING)
+
+
+def phase_materialise(*, job: LreJob, plan: Plan, phase: LrePhase) -> None:
+    """Create the batches of ``phase`` from its producer's collection, once."""
+    if not LrePhase.objects.filter(pk=phase.pk, status=LrePhase.Status.WAITING).update(status=LrePhase.Status.RUNNING):
+        return  # another worker did it
+    batches = new_batches(job, phase, producer_items(job, plan, phase))
+    LreBatch.objects.bulk_create(batches)
+    LrePhase.objects.filter(pk=phase.pk).update(total_batches=len(batches))
+
+
+def _attention(job: LreJob, reason: str) -> None:
+    LreJob.objects.filter(pk=job.pk, status__in=RUNNABLE).update(
+        status=LreJob.Status.NEEDS_ATTENTION, attention_reason=reason[:300]
+    )
+    _announce(job, "needs_attention")
+
+
+def _announce(job: LreJob, status: str) -> None:
+    reference = f"{job.pk}:{status}"
+    transaction.on_commit(
+        lambda: publish_to_user(job.owner_id, {"type": "task.finished", "task": "lre_job", "reference": reference})
+    )
+
+
+def _admission_obstacle(job: LreJob, catalog: Catalog) -> str | None:
+    if not job.owner.is_active:
+        return "the owner's account is not active"
+    for name, signature in job.executor_signatures.items():
+        executor = catalog.executors.get(name)
+        if executor is None or not executor_admitted(job.owner, name):
+            return f"{name} is no longer available"
+        if executor.manifest.signature != signature:
+            return f"{name} changed since the job was created; review it before it runs again"
+    return None
+
+
+def job_advance(*, job_id: int, max_batches: int | None = None, catalog: Catalog | None = None) -> LreJob:
+    """Run pending batches of a job until it ends, stops, or ``max_batches`` have run.
+
+    The catalog is the current one unless given (tests run jobs of their own executors).
+    """
+    ran = 0
+    while max_batches is None or ran < max_batches:
+        job = LreJob.objects.select_related("owner", "turn").get(pk=job_id)
+        if job.status not in RUNNABLE or not lre_enabled():
+            return job
+        catalog = catalog or current_catalog()
+        obstacle = _admission_obstacle(job, catalog)
+        if obstacle is not None:
+            _attention(job, obstacle)
+            return LreJob.objects.get(pk=job_id)
+        try:
+            plan = validate_plan(job.plan, catalog, combination_rules=combination_rules())
+        except PlanInvalid:
+            _attention(job, "the job's plan is no longer valid")
+            return LreJob.objects.get(pk=job_id)
+        batch = _claim_next(job, plan)
+        if batch is None:
+            return LreJob.objects.get(pk=job_id)
+        _run_batch(job, plan, catalog, batch)
+        ran += 1
+    return LreJob.objects.get(pk=job_id)
+
+
+def _claim_next(job: LreJob, plan: Plan) -> LreBatch | None:
+    """Claim the next pending batch, materialising the next phase when one finishes; ``None`` when none is left."""
+    while True:
+        phase = LrePhase.objects.filter(job=job).exclude(status=LrePhase.Status.DONE).order_by("position").first()
+        if phase is None:
+            _finish(job)
+            return None
+        if phase.status == LrePhase.Status.WAITING:
+            phase_materialise(job=job, plan=plan, phase=phase)
+            continue
+        for candidate in LreBatch.objects.filter(phase=phase, status=LreBatch.Status.PENDING).order_by("index"):
+            claimed = LreBatch.objects.filter(pk=candidate.pk, status=LreBatch.Status.PENDING).update(
+                status=LreBatch.Status.RUNNING,
+                attempts=F("attempts") + 1,
+                started_at=timezone.now(),
+                revision=job.revision,
+            )
+            if claimed:
+                LreJob.objects.filter(pk=job.pk, status=LreJob.Status.QUEUED).update(status=LreJob.Status.RUNNING)
+                return LreBatch.objects.select_related("phase").get(pk=candidate.pk)
+        if LreBatch.objects.filter(phase=phase, status=LreBatch.Status.RUNNING).exists():
+            return None  # another worker is finishing this phase
+        if LreBatch.objects.filter(phase=phase, status=LreBatch.Status.NEEDS_REVIEW).exists():
+            _attention(job, "some batches need review")
+            return None
+        LrePhase.objects.filter(pk=phase.pk).update(status=LrePhase.Status.DONE)
+
+
+def _finish(job: LreJob) -> None:
+    states = set(LreBatch.objects.filter(job=job).values_list("status", flat=True))
+    status = LreJob.Status.COMPLETED if states <= {LreBatch.Status.COMMITTED} else LreJob.Status.PARTIAL
+    if not states & {LreBatch.Status.COMMITTED}:
+        status = LreJob.Status.FAILED
+    if LreJob.objects.filter(pk=job.pk, status__in=RUNNABLE).update(status=status, finished_at=timezone.now()):
+        _announce(job, status)
+
+
+def _batch_turn(job: LreJob, batch: LreBatch) -> Turn:
+    phase = batch.phase
+    label = f"{job.title} — step {phase.step} ({phase.tool}), batch {batch.index}"
+    if phase.total_batches:
+        label += f" of {phase.total_batches}"
+    return Turn.objects.create(
+        owner_id=job.owner_id,
+        conversation_id=job.turn.conversation_id,
+        request_text=label[:4000],
+        status=Turn.Status.RUNNING,
+        path=Turn.Path.PLAN,
+        plan=job.plan,
+        plan_digest=job.turn.plan_digest,
+        catalog_signature=job.turn.catalog_signature,
+        resumed_from=job.turn,
+        started_at=timezone.now(),
+    )
+
+
+def _run_batch(job: LreJob, plan: Plan, catalog: Catalog, batch: LreBatch) -> None:
+    turn = _batch_turn(job, batch)
+    LreBatch.objects.filter(pk=batch.pk).update(turn=turn)
+    outcome = invoke_step(
+        turn=turn, plan=plan, index=batch.phase.step, catalog=catalog, results=results_for_batch(job, plan, batch)
+    )
+    result = outcome.result
+    if result is None:  # refused, or its input was missing: not something another attempt fixes
+        error = StepError("permanent", outcome.kind, outcome.reason or outcome.kind)
+        result = StepResult(outcome="failed", error=error)
+    _keep(job, batch, turn, result)
+
+
+def _keep(job: LreJob, batch: LreBatch, turn: Turn, result: StepResult) -> None:
+    now = timezone.now()
+    values: dict[str, Any] = {"finished_at": now, "outcome": result.outcome, "result": result_as_json(result)}
+    if result.outcome != "failed":
+        values.update(status=LreBatch.Status.COMMITTED, result_items=[dict(item) for item in result.items])
+        turn_status = Turn.Status.PARTIAL if result.outcome == "partial" else Turn.Status.COMPLETED
+    else:
+        error = result.error
+        error_class = error.error_class if error else "unknown"
+        values.update(error_class=error_class, error_code=error.code if error else "")
+        if error_class == "recoverable" and batch.attempts < batch.attempts_allowed:
+            values["status"] = LreBatch.Status.PENDING  # the one retry an error of this kind is granted
+        elif error_class == "permanent":
+            values["status"] = LreBatch.Status.FAILED
+        else:  # recoverable but exhausted, or unknown: a person decides
+            values["status"] = LreBatch.Status.NEEDS_REVIEW
+        turn_status = Turn.Status.FAILED
+    LreBatch.objects.filter(pk=batch.pk).update(**values)
+    Turn.objects.filter(pk=turn.pk).update(status=turn_status, finished_at=now, answer=result.summary[:4000])
+    if values["status"] == LreBatch.Status.NEEDS_REVIEW:
+        _attention(job, f"batch {batch.index} of step {batch.phase.step} needs review ({values['error_class']})")

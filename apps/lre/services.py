@@ -1,0 +1,164 @@
+"""Writes of long-running work: handing a plan off, and the user's decisions.
+
+The engine that runs batches is in ``engine.py``; these functions create a
+job from a turn and apply what the user decides (pause, resume, cancel,
+retry one batch, skip one batch). Every decision keeps committed results.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F
+
+from apps.lre.batching import batch_size, runs_per_item
+from apps.lre.models import LreBatch, LreJob, LrePhase
+from apps.runtime.executors import Catalog
+from apps.runtime.models import Turn
+from apps.runtime.plans import Plan
+
+# A recoverable error gets this many attempts in all before the batch needs review.
+ATTEMPTS_PER_BATCH = 2
+
+
+class HandoffRefused(Exception):
+    """The remaining plan cannot run as long work (the reason says why)."""
+
+
+class DecisionRefused(Exception):
+    """A decision that does not apply to the job or batch in its current state."""
+
+
+def handoff_obstacle(plan: Plan, first_step: int, catalog: Catalog) -> str | None:
+    """Why the steps from ``first_step`` on cannot be handed off, or ``None`` when they can."""
+    for step in plan.steps[first_step - 1 :]:
+        executor = catalog.executors.get(step.tool)
+        if executor is None:
+            return f"{step.tool} is not in the catalog"
+        manifest = executor.manifest
+        if manifest.consent.mode != "none":
+            # Long work runs unattended: a confirmation per batch would stall it.
+            return f"{step.tool} needs a confirmation, which long work cannot ask for"
+        if "credentials.use" in manifest.capabilities:
+            return f"{step.tool} uses credentials, which are bound to a turn"
+        if manifest.placement == "device":
+            return f"{step.tool} runs on a device"
+    return None
+
+
+@transaction.atomic
+def job_create_from_turn(*, turn: Turn, plan: Plan, first_step: int, catalog: Catalog, title: str) -> LreJob:
+    """Hand the steps of ``plan`` from ``first_step`` on to LRE; the first phase is materialised at once."""
+    from apps.lre.engine import phase_materialise
+
+    obstacle = handoff_obstacle(plan, first_step, catalog)
+    if obstacle is not None:
+        raise HandoffRefused(obstacle)
+    tools = {step.tool for step in plan.steps[first_step - 1 :]}
+    job = LreJob.objects.create(
+        owner_id=turn.owner_id,
+        turn=turn,
+        title=title[:200],
+        plan=plan.as_json(),
+        first_step=first_step,
+        executor_signatures={name: catalog.executors[name].manifest.signature for name in sorted(tools)},
+        batch_size=batch_size(),
+    )
+    for position, index in enumerate(range(first_step, len(plan.steps) + 1), start=1):
+        tool = plan.steps[index - 1].tool
+        LrePhase.objects.create(
+            owner_id=turn.owner_id, job=job, position=position, step=index, tool=tool, per_item=runs_per_item(tool)
+        )
+    phase_materialise(job=job, plan=plan, phase=LrePhase.objects.get(job=job, position=1))
+    job_enqueue(job)
+    return job
+
+
+def job_enqueue(job: LreJob) -> None:
+    """Ask a batch worker to advance ``job`` once the current transaction commits."""
+    from apps.lre.tasks import lre_advance
+
+    job_id, owner_id = job.pk, job.owner_id
+    transaction.on_commit(lambda: lre_advance.delay(job_id, owner_id))
+
+
+def _require(job: LreJob, allowed: set[str], decision: str) -> None:
+    if job.status not in allowed:
+        raise DecisionRefused(f"A job that is {LreJob.Status(job.status).label.lower()} cannot be {decision}.")
+
+
+@transaction.atomic
+def job_pause(*, job: LreJob) -> LreJob:
+    """Stop starting new batches; a running batch may still save its result."""
+    _require(job, {LreJob.Status.QUEUED, LreJob.Status.RUNNING}, "paused")
+    LreJob.objects.filter(pk=job.pk).update(status=LreJob.Status.PAUSED)
+    job.refresh_from_db()
+    return job
+
+
+@transaction.atomic
+def job_resume(*, job: LreJob) -> LreJob:
+    """Continue a paused job, or one that needed attention once its batches were decided."""
+    _require(job, {LreJob.Status.PAUSED, LreJob.Status.NEEDS_ATTENTION}, "resumed")
+    if LreBatch.objects.filter(job=job, status=LreBatch.Status.NEEDS_REVIEW).exists():
+        raise DecisionRefused("Some batches need your review first: retry or skip each of them.")
+    LreJob.objects.filter(pk=job.pk).update(
+        status=LreJob.Status.QUEUED, attention_reason="", revision=F("revision") + 1
+    )
+    job.refresh_from_db()
+    job_enqueue(job)
+    return job
+
+
+@transaction.atomic
+def job_cancel(*, job: LreJob) -> LreJob:
+    """End the job; committed results stay, pending batches are not run."""
+    from django.utils import timezone
+
+    if job.is_finished:
+        raise DecisionRefused("This job has already ended.")
+    LreJob.objects.filter(pk=job.pk).update(status=LreJob.Status.CANCELLED, finished_at=timezone.now())
+    job.refresh_from_db()
+    return job
+
+
+@transaction.atomic
+def batch_retry(*, batch: LreBatch) -> LreBatch:
+    """Grant one more attempt to a batch under review: one attempt, not a loop."""
+    if batch.status not in {LreBatch.Status.NEEDS_REVIEW, LreBatch.Status.FAILED}:
+        raise DecisionRefused("Only a batch under review or failed can be retried.")
+    LreBatch.objects.filter(pk=batch.pk).update(status=LreBatch.Status.PENDING, attempts_allowed=F("attempts") + 1)
+    batch.refresh_from_db()
+    return batch
+
+
+@transaction.atomic
+def batch_skip(*, batch: LreBatch) -> LreBatch:
+    """Leave a batch under review out; the job reports it as skipped."""
+    if batch.status not in {LreBatch.Status.NEEDS_REVIEW, LreBatch.Status.FAILED, LreBatch.Status.PENDING}:
+        raise DecisionRefused("Only a batch that has not committed can be skipped.")
+    LreBatch.objects.filter(pk=batch.pk).update(status=LreBatch.Status.SKIPPED)
+    batch.refresh_from_db()
+    return batch
+
+
+def new_batches(job: LreJob, phase: LrePhase, items: list[dict[str, Any]] | None) -> list[LreBatch]:
+    """The batches of ``phase`` over ``items`` (unsaved): slices for a per-item step, else one batch."""
+    size = job.batch_size
+    if items is None or not phase.per_item:
+        slices = [items or []]
+    else:
+        slices = [items[start : start + size] for start in range(0, len(items), size)] or [[]]
+    return [
+        LreBatch(
+            owner_id=job.owner_id,
+            job=job,
+            phase=phase,
+            index=number,
+            items=chunk,
+            attempts_allowed=ATTEMPTS_PER_BATCH,
+            revision=job.revision,
+        )
+        for number, chunk in enumerate(slices, start=1)
+    ]

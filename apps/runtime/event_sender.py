@@ -1,0 +1,87 @@
+"""Turn events leave the conductor in order, without making it wait for the channel layer.
+
+``publish_to_user`` returns only once the channel layer took the event: a
+round trip to the serving loop's thread (embedded mode) or to Redis
+(services mode). A conductor that waited for it before every step would add
+that latency, which grows with the load on the machine, to each step. So
+the conductor puts the event in a queue and goes on; one thread per process
+publishes the queue in order, so each browser sees a turn's events in the
+order they happened. Events are queued only after their transaction
+commits, as before, so a browser never hears of rows it cannot read yet.
+
+A process that exits waits (boundedly) for the queue to be sent, so the
+last events of a turn conducted by a command are not lost.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import queue
+import threading
+
+from apps.core.events import PUBLISH_TIMEOUT_SECONDS, UserEvent, publish_to_user
+
+logger = logging.getLogger(__name__)
+
+_Item = tuple[int, UserEvent] | threading.Event
+
+
+class _OrderedSender:
+    """One queue and one daemon thread per process (started again in a forked child)."""
+
+    def __init__(self) -> None:
+        self._queue: queue.SimpleQueue[_Item] = queue.SimpleQueue()
+        self._lock = threading.Lock()
+        self._pid: int | None = None
+
+    def send(self, user_id: int, event: UserEvent) -> None:
+        self._ensure_thread()
+        self._queue.put((user_id, event))
+
+    def drain(self, timeout: float = PUBLISH_TIMEOUT_SECONDS) -> bool:
+        """Wait until every event queued so far was handed to the channel layer; False on timeout."""
+        if self._pid != os.getpid():
+            return True  # nothing was queued in this process
+        sent = threading.Event()
+        self._queue.put(sent)
+        return sent.wait(timeout)
+
+    def _ensure_thread(self) -> None:
+        if self._pid == os.getpid():
+            return
+        with self._lock:
+            if self._pid == os.getpid():
+                return
+            if self._pid is not None:
+                # A forked child: the parent's thread and queue did not come along.
+                self._queue = queue.SimpleQueue()
+            else:
+                atexit.register(self.drain)
+            threading.Thread(target=self._run, name="metnos-turn-events", daemon=True).start()
+            self._pid = os.getpid()
+
+    def _run(self) -> None:
+        while True:
+            item = self._queue.get()
+            if isinstance(item, threading.Event):
+                item.set()
+                continue
+            try:
+                publish_to_user(*item)
+            except Exception as error:  # noqa: BLE001 - a lost live event must not stop the others
+                logger.warning("a live turn event was not sent (%s)", type(error).__name__)
+
+
+_sender = _OrderedSender()
+
+
+def send_in_order(user_id: int, event: UserEvent) -> None:
+    """Queue ``event`` for ``user_id``'s browsers; it is published after every event queued before it."""
+    _sender.send(user_id, event)
+
+
+def sent_so_far(timeout: float = PUBLISH_TIMEOUT_SECONDS) -> bool:
+    """Wait until the events queued so far in this process were published (tests, process exit)."""
+    return _sender.drain(timeout)

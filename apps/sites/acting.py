@@ -1,0 +1,248 @@
+"""Clicking an observed control safely.
+
+Before the click the control is checked again: the same frame, the same
+document (not replaced since it was observed) and exactly one element with
+the same identity (role, accessible name, visible text, section title, row
+text, structural fingerprint). The check only reads the page; it never
+writes identifiers into it. Zero matches, several matches, a control hidden
+or covered, or a replaced document stop before anything is dispatched.
+
+A :class:`ClickApproval` authorises one click and is spent the moment the
+click is invoked. An error or timeout during the click does not prove that
+nothing happened (``dispatch_error_effect_unknown``) and does not authorise
+another click; a fresh observation may clarify the state, without resending.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Literal
+
+from playwright.sync_api import ElementHandle, Frame, Page
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+from apps.sites.acting_settle import ClickEffect, Evidence, Settling
+from apps.sites.observation import Control, FramePath, ObservationFailed, PageAnswer
+from apps.sites.observation_limits import ACTIONABILITY_TIMEOUT, OBSERVATION_LIMITS, QUIET_WINDOW
+from apps.sites.observation_reader import frames_at, page_script_handle, remaining_ms
+from apps.sites.waits import Readiness
+from apps.sites.waits_watch import watch_page
+
+# The plain facts of a page-script answer, in one round trip (each property read would be two);
+# no built-in is called, since pages may replace them.
+FOUND_FACTS = """(answer, keys) => {
+  const facts = {};
+  for (let index = 0; index < keys.length; index += 1) facts[keys[index]] = answer[keys[index]];
+  return facts;
+}"""
+
+ClickKind = Literal[
+    "dispatched", "not_found", "changed", "ambiguous", "dispatch_error_effect_unknown", "approval_spent"
+]
+
+
+class ClickApproval:
+    """Authority to invoke one click on one observed control, spent when the click is invoked."""
+
+    def __init__(self, control: Control) -> None:
+        self.control = control
+        self._spent = False
+
+    @property
+    def spent(self) -> bool:
+        return self._spent
+
+    def spend(self) -> None:
+        self._spent = True
+
+    def refund(self) -> None:
+        """The click was never sent (Playwright's own checks stopped it first): the approval is whole again."""
+        self._spent = False
+
+
+@dataclass(frozen=True)
+class ClickOutcome:
+    """What happened. ``reason`` and ``error_type`` come from closed sets, never page data.
+
+    ``invoked`` is True once the click was invoked, whatever followed: the
+    approval is spent and the click must not be sent again. ``evidence`` says
+    what ended the wait after the click and ``settle_seconds`` how long it took.
+    """
+
+    kind: ClickKind
+    reason: str = ""
+    effect: ClickEffect | None = None
+    readiness: Readiness | None = None
+    new_pages: tuple[Page, ...] = ()
+    error_type: str = ""
+    evidence: Evidence | None = None
+    settle_seconds: float = 0.0
+
+    @property
+    def invoked(self) -> bool:
+        return self.kind in ("dispatched", "dispatch_error_effect_unknown")
+
+
+class Refused(Exception):
+    """A check before acting failed; ``outcome`` says how, and nothing was sent."""
+
+    def __init__(self, kind: ClickKind, reason: str) -> None:
+        super().__init__(reason)
+        self.outcome = ClickOutcome(kind, reason)
+
+
+def failed_read(failure: ObservationFailed) -> Refused:
+    if failure.reason in ("changed", "navigating"):
+        return Refused("changed", "document_replaced")
+    return Refused("not_found", failure.reason)
+
+
+def frame_at(page: Page, path: FramePath) -> Frame:
+    """The one frame at ``path``; refused otherwise. Its document is checked by the lookup in it."""
+    frames = frames_at(page, path)
+    if not frames:
+        raise Refused("changed", "frame_gone")
+    if len(frames) > 1:
+        raise Refused("ambiguous", "several_frames")
+    return frames[0]
+
+
+def check_document(answer: PageAnswer, document: str) -> None:
+    """A lookup's answer came from the document observed (``timeOrigin``); refused otherwise."""
+    if answer.text("timeOrigin", 64) != document:
+        raise Refused("changed", "document_replaced")
+
+
+def find_control(frame: Frame, control: Control, deadline: float) -> ElementHandle:
+    """The one element with the control's identity, read without touching the page."""
+    return _find(frame, control, deadline)[0]
+
+
+def _find(frame: Frame, control: Control, deadline: float) -> tuple[ElementHandle, bool]:
+    """:func:`find_control`'s element, and whether it lies wholly inside the viewport."""
+    identity = control.identity
+    request = {
+        "mode": "find",
+        "document": control.document,
+        "limits": OBSERVATION_LIMITS.for_page(),
+        "identity": {
+            "role": identity.role,
+            "name": identity.name,
+            "text": identity.text,
+            "section": identity.section,
+            "row": identity.row,
+            "fingerprint": identity.fingerprint,
+        },
+    }
+    try:
+        handle = page_script_handle(frame, request, deadline)
+        clean = handle.as_element()
+        if clean is not None:  # one match, reachable, enabled and in view, in the observed document
+            return clean, True
+        answer = PageAnswer(handle.evaluate(FOUND_FACTS, ["matches", "reachable", "enabled", "inView", "timeOrigin"]))
+        check_document(answer, control.document)
+        element = handle.get_property("element").as_element()
+    except ObservationFailed as failure:
+        raise failed_read(failure) from failure
+    except PlaywrightError as error:
+        raise Refused("changed", "document_replaced") from error
+    matches = answer.count("matches")
+    if matches == 0:
+        raise Refused("not_found", "no_match")
+    if matches > 1 or element is None:
+        raise Refused("ambiguous", "several_matches")
+    if not answer.flag("reachable"):
+        raise Refused("not_found", "covered")
+    if not answer.flag("enabled"):
+        raise Refused("not_found", "disabled")
+    return element, answer.flag("inView")
+
+
+def _same_element(first: ElementHandle, second: ElementHandle) -> bool:
+    try:
+        return first.evaluate("(element, other) => element === other", second) is True
+    except PlaywrightError:
+        return False
+
+
+def _prepare(page: Page, control: Control, deadline: float) -> tuple[Frame, ElementHandle]:
+    """Check the control again; the element to click, or a refusal."""
+    if control.ambiguous:
+        raise Refused("ambiguous", "ambiguous_when_observed")
+    frame = frame_at(page, control.frame_path)
+    element, in_view = _find(frame, control, deadline)
+    if in_view and not control.frame_path:
+        # Wholly in view in the top document, reachable and enabled: nothing will scroll, and the
+        # click itself checks again that it is visible, stable, enabled and hit before dispatching.
+        return frame, element
+    try:
+        # Playwright's actionability checks (visible, stable, enabled, receives
+        # the pointer), scrolling it into view; nothing is dispatched.
+        element.click(trial=True, timeout=min(remaining_ms(deadline), ACTIONABILITY_TIMEOUT.total_seconds() * 1000))
+    except PlaywrightError as error:
+        raise Refused("not_found", "not_actionable") from error
+    # Scrolling may have changed the page: the final check, again read-only. An element of a
+    # replaced document is never the same element (its handle no longer answers).
+    if not _same_element(element, find_control(frame, control, deadline)):
+        raise Refused("changed", "element_replaced")
+    return frame, element
+
+
+def _stopped_before_dispatch(error: PlaywrightError) -> bool:
+    """Playwright's call log shows it tried the click but never performed it (its checks never passed).
+
+    Without that log, or once it says it performed the click, nothing is known: the click may have acted.
+    """
+    log = str(error)
+    return "attempting click action" in log and "performing click action" not in log
+
+
+def click(
+    page: Page, control: Control, *, approval: ClickApproval, deadline: float, quiet: timedelta = QUIET_WINDOW
+) -> ClickOutcome:
+    """Click an observed control once, then wait for what follows, within ``deadline``.
+
+    Refusals (``not_found``, ``changed``, ``ambiguous``) dispatch nothing and
+    leave the approval unspent. Once the click is invoked the approval is
+    spent: ``dispatched`` says what followed (``navigated``,
+    ``updated_in_place`` or ``no_change``) and how the wait ended;
+    ``dispatch_error_effect_unknown`` says the click may or may not have acted.
+    ``quiet`` is the wait's quiet window (see :func:`apps.sites.waits.wait_until_readable`).
+    """
+    if approval.control != control:
+        raise ValueError("the approval is for another control")
+    if approval.spent:
+        return ClickOutcome("approval_spent")
+    watch = watch_page(page)
+    try:
+        frame, element = _prepare(page, control, deadline)
+    except Refused as refusal:
+        return refusal.outcome
+    settling = Settling(page, frame, watch, deadline, quiet=quiet)
+    approval.spend()
+    try:
+        timeout = max(1.0, min(remaining_ms(deadline), ACTIONABILITY_TIMEOUT.total_seconds() * 1000))
+        element.click(timeout=timeout, no_wait_after=True)
+    except PlaywrightError as error:
+        if _stopped_before_dispatch(error):
+            approval.refund()
+            return ClickOutcome("not_found", "not_actionable", error_type=type(error).__name__)
+        reason = "timeout" if isinstance(error, PlaywrightTimeoutError) else "error"
+        return ClickOutcome("dispatch_error_effect_unknown", reason, error_type=type(error).__name__)
+    settled = settling.settle()
+    return ClickOutcome(
+        "dispatched",
+        effect=settled.effect,
+        readiness=settled.readiness,
+        new_pages=watch.popups_since(settling.mark),
+        evidence=settled.evidence,
+        settle_seconds=settled.seconds,
+    )
+
+
+def deadline_in(seconds: float) -> float:
+    """A deadline ``seconds`` from now, as the functions here take them."""
+    return time.monotonic() + seconds

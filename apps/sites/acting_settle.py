@@ -1,0 +1,170 @@
+"""What followed a click: a navigation, an answer in place, or nothing.
+
+After the click the page may navigate (possibly late: scripts start
+navigations after a delay), answer in place with a data request, or change
+nothing. Evidence ends the wait early: a data request started by the click
+that has answered, followed by a quiet page, ends it at once. Without
+evidence the wait gives a navigation ``NAVIGATION_START_GRACE`` to start.
+A new tab or popup ends the wait at once: the caller goes on in it (the page
+that opened it is not waited for). When only the address changed (a
+same-document route), the page may draw the new view later: the wait gives
+it ``DRAW_PATIENCE`` to change its content.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import suppress
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Literal
+
+from playwright.sync_api import Frame, JSHandle, Page
+
+from apps.sites.observation import ObservationFailed, PageAnswer
+from apps.sites.observation_limits import DRAW_PATIENCE, NAVIGATION_START_GRACE, QUIET_WINDOW
+from apps.sites.observation_reader import page_script_handle, run_page_script
+from apps.sites.waits import EVENT_POLL, Readiness, pause, wait_until_readable
+from apps.sites.waits_watch import PageWatch, WatchMark
+
+ClickEffect = Literal["navigated", "updated_in_place", "no_change"]
+# What ended the wait after the click: a navigation seen, an answer in place
+# (data asked and answered), a new tab or popup, the document gone, or the navigation grace elapsed.
+Evidence = Literal["navigation", "answer_in_place", "new_page", "document_gone", "grace_elapsed"]
+# Requests that are an answer in place; a script or a document is not.
+ANSWER_TYPES = frozenset({"fetch", "xhr"})
+
+
+def mutation_counter(frame: Frame, deadline: float) -> JSHandle | None:
+    """A handle to an in-page counter of DOM changes (nothing is written to the page)."""
+    try:
+        return page_script_handle(frame, {"mode": "counter"}, deadline)
+    except ObservationFailed:
+        return None
+
+
+def _changes(frame: Frame, counter: JSHandle | None, deadline: float) -> tuple[int, int] | None:
+    """(all changes, content changes) since the counter started; None when unreadable."""
+    if counter is None:
+        return None
+    try:
+        answer = PageAnswer(run_page_script(frame, {"mode": "count", "counter": counter}, deadline))
+        return answer.count("count"), answer.count("content")
+    except ObservationFailed:
+        return None
+
+
+def stop_counter(frame: Frame, counter: JSHandle | None, deadline: float) -> None:
+    if counter is None:
+        return
+    with suppress(ObservationFailed):
+        run_page_script(frame, {"mode": "stop", "counter": counter}, max(deadline, time.monotonic() + 0.5))
+
+
+@dataclass(frozen=True)
+class Settled:
+    effect: ClickEffect
+    evidence: Evidence
+    readiness: Readiness
+    seconds: float  # from just before the click to the end of the wait
+
+
+class Settling:
+    """The click's frame, the watch and the marks taken just before the click."""
+
+    def __init__(
+        self, page: Page, frame: Frame, watch: PageWatch, deadline: float, *, quiet: timedelta = QUIET_WINDOW
+    ) -> None:
+        self.page = page
+        self.quiet = quiet
+        self.frame = frame
+        self.watch = watch
+        self.deadline = deadline
+        self.mark: WatchMark = watch.mark(frame)
+        self.main_mark: WatchMark = watch.mark(page.main_frame)
+        self.counter = mutation_counter(frame, deadline)
+
+    def navigated(self) -> bool:
+        main = self.page.main_frame
+        return self.watch.navigated_since(self.mark, self.frame) or self.watch.navigated_since(self.main_mark, main)
+
+    def new_document(self) -> bool:
+        main = self.page.main_frame
+        return self.watch.new_document_since(self.mark, self.frame) or self.watch.new_document_since(
+            self.main_mark, main
+        )
+
+    def asked_for_data(self) -> bool:
+        """A fetch or XHR started since the click: the page is answering in place."""
+        return any(request.resource_type in ANSWER_TYPES for request in self.watch.data_requests_since(self.mark))
+
+    def answered_in_place(self) -> bool:
+        """The click asked for data only, and every request since has answered."""
+        requests = self.watch.data_requests_since(self.mark)
+        return self.asked_for_data() and not any(self.watch.is_open(request) for request in requests)
+
+    def _await_drawing(self) -> None:
+        """Only the address changed: give the page time to draw the new view."""
+        draw_by = min(self.deadline, time.monotonic() + DRAW_PATIENCE.total_seconds())
+        while time.monotonic() < draw_by and not self.new_document():
+            changes = _changes(self.frame, self.counter, draw_by)
+            if changes is None or changes[1] > 0:
+                return
+            if not pause(self.page, draw_by):
+                return
+
+    def after_navigation(self) -> Readiness:
+        if not self.new_document():
+            self._await_drawing()
+        return wait_until_readable(self.page, self.deadline, quiet=self.quiet)
+
+    def settle(self) -> Settled:
+        try:
+            return self._settle()
+        finally:
+            if not self.new_document():
+                stop_counter(self.frame, self.counter, self.deadline)
+
+    def _navigated_after(self, readiness: Readiness) -> Settled:
+        """A navigation seen once a readiness wait ended: a new document that wait already found
+        readable (it waits out pending navigations) is not waited for a second time."""
+        if readiness.ready and self.new_document():
+            return self._settled("navigated", "navigation", readiness)
+        return self._settled("navigated", "navigation", self.after_navigation())
+
+    def _opened_page(self) -> Settled:
+        """A new tab or popup: the caller can use it now. This page was not waited for (not ``ready``)."""
+        changes = _changes(self.frame, self.counter, self.deadline)
+        effect: ClickEffect = "updated_in_place" if changes is not None and changes[0] else "no_change"
+        waited = time.monotonic() - self.mark.at
+        return self._settled(effect, "new_page", Readiness(False, waited, (), 0, False))
+
+    def _settled(self, effect: ClickEffect, evidence: Evidence, readiness: Readiness) -> Settled:
+        return Settled(effect, evidence, readiness, time.monotonic() - self.mark.at)
+
+    def _settle(self) -> Settled:
+        grace_end = min(self.deadline, self.mark.at + NAVIGATION_START_GRACE.total_seconds())
+        while True:
+            if self.navigated():
+                return self._settled("navigated", "navigation", self.after_navigation())
+            if self.answered_in_place():
+                readiness = wait_until_readable(self.page, self.deadline, quiet=self.quiet)
+                if not self.navigated():
+                    return self._settled("updated_in_place", "answer_in_place", readiness)
+                return self._navigated_after(readiness)  # the answer sent the page elsewhere
+            if self.watch.popups_since(self.mark):
+                return self._opened_page()
+            # Once data was asked for, its answer is awaited past the grace (while
+            # it is young enough to be waited for at all).
+            awaiting = self.asked_for_data() and self.watch.pending_data() > 0
+            until = self.deadline if awaiting else grace_end
+            if time.monotonic() >= until or not pause(self.page, until, EVENT_POLL):
+                break
+        readiness = wait_until_readable(self.page, self.deadline, quiet=self.quiet)
+        if self.navigated():
+            return self._navigated_after(readiness)
+        changes = _changes(self.frame, self.counter, self.deadline)
+        if changes is None:
+            # The counter went away with its document: the frame was replaced.
+            return self._settled("navigated", "document_gone", readiness)
+        return self._settled("updated_in_place" if changes[0] else "no_change", "grace_elapsed", readiness)

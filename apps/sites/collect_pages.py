@@ -1,0 +1,138 @@
+"""Arriving on a page during a collection: reading it, preparing it, and what blocks it.
+
+After a navigation the page is read once it is readable (:func:`read_page`,
+which already reads again once when the page changed at that moment). If
+that read still fails because the document changed during the check, one
+fresh read is allowed on the same page and origin, within
+``RECOVERY_READ_TIMEOUT`` and the caller's remaining time; the earlier
+result is discarded and no click is repeated. "The same page" is the
+address the read started on without its fragment (scheme, host, port, path
+and query, :func:`~apps.sites.collect_revisit.page_address`): a reload or a
+change of fragment is the same page, another path or query is not, and a
+fresh read that would land there is refused (``left_page``). The fresh read
+is checked like any other: a challenge or a preparation that needs the user
+still blocks.
+
+A page may need preparing before it is read for records (rejecting
+cookies, closing an overlay): that is the ``prepare_page`` hook, built
+elsewhere. A request to verify humanity, or a preparation that needs the
+user, blocks the collection: it is never clicked through.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from playwright.sync_api import Page
+
+from apps.sites.collect_revisit import page_address
+from apps.sites.humanity import Prose, humanity_request
+from apps.sites.limits import RECOVERY_READ_TIMEOUT
+from apps.sites.observation import ObservationFailed, Snapshot
+from apps.sites.observation_limits import OBSERVATION_TIMEOUT
+from apps.sites.observation_reader import observe
+from apps.sites.waits import Observer, PageRead, Readiness, read_page
+from apps.sites.websites import InvalidOrigin, origin_of
+
+_CHANGED = frozenset({"changed", "navigating"})
+
+
+@dataclass(frozen=True)
+class PreparedPage:
+    """What preparing a page did: ``blocked`` names what needs the user (consent pending), else empty."""
+
+    blocked: str = ""
+    changed: bool = False
+
+
+PreparePage = Callable[[Page, Snapshot, float], PreparedPage]
+
+
+def no_preparation(page: Page, snapshot: Snapshot, deadline: float) -> PreparedPage:
+    """A hook that prepares nothing (the executor uses :class:`~apps.sites.collect_preparation.SitePreparation`)."""
+    return PreparedPage()
+
+
+@dataclass(frozen=True)
+class Arrival:
+    """A read after arriving: the snapshot, or the closed-set reason there is none."""
+
+    snapshot: Snapshot | None
+    failure: str = ""
+    recovered: bool = False
+
+
+def _same_page(page: Page, address: str, origin: str) -> bool:
+    """Whether ``page`` still shows ``address`` (fragment aside) on ``origin``."""
+    try:
+        return page_address(page.url) == address and str(origin_of(page.url)) == origin
+    except InvalidOrigin:
+        return False
+
+
+def read_arrival(
+    page: Page, *, deadline: float, observer: Observer = observe, settled: Readiness | None = None
+) -> Arrival:
+    """Read the page after a navigation, with the one recovery read the spec allows.
+
+    ``settled`` is how the click's own wait ended: a page it found readable
+    is observed at once instead of being waited for a second time. The
+    recovery read happens only on the page the read started on (same
+    address without fragment, same origin) and is kept only if the page is
+    still there once it is read.
+    """
+    address = page_address(page.url)
+    try:
+        origin = str(origin_of(page.url))
+    except InvalidOrigin:
+        origin = ""
+    first = _read_settled(page, deadline, observer) if settled is not None and settled.ready else None
+    if first is None or first.snapshot is None:
+        first = read_page(page, deadline=deadline, observer=observer)
+    if first.snapshot is not None:
+        return Arrival(first.snapshot)
+    if first.failure not in _CHANGED or not origin or page.is_closed():
+        return Arrival(None, first.failure or "unreadable")
+    if not _same_page(page, address, origin):
+        return Arrival(None, "left_page")
+    # The earlier result is discarded, even if part of it was clear.
+    recovery_deadline = min(deadline, time.monotonic() + RECOVERY_READ_TIMEOUT.total_seconds())
+    second = read_page(page, deadline=recovery_deadline, observer=observer)
+    if page.is_closed():
+        return Arrival(None, second.failure or "unreadable")
+    if not _same_page(page, address, origin):
+        return Arrival(None, "left_page")
+    if second.snapshot is not None:
+        return Arrival(second.snapshot, recovered=True)
+    return Arrival(None, second.failure or "unreadable")
+
+
+def _read_settled(page: Page, deadline: float, observer: Observer) -> PageRead | None:
+    """Observe a page already found readable; None (wait and read as usual) when it changed meanwhile."""
+    try:
+        snapshot = observer(page, deadline=min(deadline, time.monotonic() + OBSERVATION_TIMEOUT.total_seconds()))
+    except ObservationFailed:
+        return None
+    return PageRead(snapshot, Readiness(True, 0.0, (), 0, False), 1)
+
+
+def challenge_shown(snapshot: Snapshot) -> bool:
+    """Whether the page asks to verify humanity (a challenge stays with the user)."""
+    blocks = [Prose(panel.text, heading=panel.name) for panel in snapshot.panels if panel.text]
+    blocks.append(Prose(snapshot.text))
+    return humanity_request(blocks) is not None
+
+
+_RANGE_TOTAL = re.compile(r"\b\d{1,5}\s*[-\u2013]\s*\d{1,5}\s+(?:of|di|su)\s+(\d{1,6})\b", re.IGNORECASE)
+
+
+def stated_total(text: str) -> int | None:
+    """A total of items the page states as a range of it ("Showing 1-10 of 23", "1-10 di 23"), if any.
+
+    Bare counts ("3 bills") are not totals: a page says them of anything.
+    """
+    found = [int(match.group(1)) for match in _RANGE_TOTAL.finditer(text)]
+    return max(found) if found else None

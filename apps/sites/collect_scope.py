@@ -1,0 +1,116 @@
+"""What a collection looks for, read from the request with the records layer.
+
+:func:`collection_plan` turns the request ("all invoices from 2026 with
+number, due date and amount") into a :class:`CollectionPlan`: the scope
+from :func:`apps.records.scope.collection_scope` (object, completeness,
+period filters, requested fields), the words that name the object on a
+website, and the fields each item needs before its detail view can be
+skipped. Recognising the request establishes only what was asked, never
+that every item was found.
+
+The records layer reads period and category constraints; the payment
+status a request asks for ("unpaid invoices", "le bollette da pagare") is
+read here, as :attr:`CollectionPlan.statuses`, with the same reserve: a
+request naming several kinds of items, both statuses, or a negated status
+("except paid ones") gets no status constraint, and a notice says why.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from apps.records.scope import CollectionScope, collection_scope
+
+# How customer areas name the things people collect, Italian and English.
+# An invoice is usually called a bill on utility and telecom websites.
+_OBJECT_WORDS: dict[str, tuple[str, ...]] = {
+    "invoice": ("invoice", "invoices", "bill", "bills", "billing", "fattura", "fatture", "fatturazione",
+                "bolletta", "bollette"),
+    "bill": ("bill", "bills", "billing", "invoice", "invoices", "bolletta", "bollette", "fattura", "fatture",
+             "fatturazione"),
+    "credit_note": ("credit note", "credit notes", "nota di credito", "note di credito", "bills", "bollette"),
+    "receipt": ("receipt", "receipts", "ricevuta", "ricevute"),
+    "statement": ("statement", "statements", "estratto conto", "estratti conto"),
+    "payslip": ("payslip", "payslips", "cedolino", "cedolini"),
+    "order": ("order", "orders", "ordine", "ordini"),
+    "contract": ("contract", "contracts", "contratto", "contratti"),
+    "document": ("document", "documents", "documento", "documenti"),
+    "payment": ("payment", "payments", "pagamento", "pagamenti"),
+    "quote": ("quote", "quotes", "preventivo", "preventivi"),
+}  # fmt: skip
+# Fields an item needs when the request names none: without one of them a
+# list row is completed from its detail view, if it has one.
+DEFAULT_ITEM_FIELDS: tuple[tuple[str, ...], ...] = (
+    ("identifier_number",),
+    ("issue_date", "date", "period"),
+    ("amount",),
+)
+
+
+# Payment statuses a request can ask for. "Not paid" is read before "paid", which it contains.
+_UNPAID_WORDS = re.compile(
+    r"\b(?:unpaid|not\s+(?:yet\s+)?paid|outstanding|to\s+be\s+paid|non\s+(?:ancora\s+)?(?:pagat|saldat)[aeio]"
+    r"|da\s+pagare|insolut[aeio])\b"
+)
+_PAID_WORDS = re.compile(r"\b(?:paid|settled|pagat[aeio]|saldat[aeio])\b")
+_STATUS_NEGATIONS = re.compile(
+    r"\b(?:except|excluding|without|but\s+not|no|tranne|eccetto|escluse|esclusi|senza|non)\s+(?:the\s+|le\s+|i\s+)?$"
+)
+
+
+def requested_statuses(request: str, *, several_objects: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The payment status the request asks every item to have (``("unpaid",)``), and notices about it."""
+    lowered = " ".join(request.casefold().split())
+    found = {"unpaid"} if _UNPAID_WORDS.search(lowered) else set()
+    rest = _UNPAID_WORDS.sub(" ", lowered)
+    for match in _PAID_WORDS.finditer(rest):
+        if _STATUS_NEGATIONS.search(rest[: match.start()]):
+            return (), (f"The status {match.group(0)!r} is negated in the request; no status filter is applied.",)
+        found.add("paid")
+    if not found:
+        return (), ()
+    if several_objects:
+        return (), ()  # the records layer already says that constraints are not applied
+    if len(found) > 1:
+        return (), ("The request names both paid and unpaid items; no status filter is applied.",)
+    return tuple(found), ()
+
+
+@dataclass(frozen=True)
+class CollectionPlan:
+    """The scope of one collection and what the explorer needs from it."""
+
+    request: str
+    scope: CollectionScope
+    object_words: tuple[str, ...]
+    item_fields: tuple[tuple[str, ...], ...]
+    save_documents: bool
+    # The payment status every item must have ("paid" or "unpaid"); empty when the request names none.
+    statuses: tuple[str, ...] = ()
+    status_notices: tuple[str, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        return self.scope.complete
+
+    def missing_fields(self, values: dict[str, object]) -> tuple[str, ...]:
+        """The needed fields a row does not show (each as its first alternative)."""
+        return tuple(options[0] for options in self.item_fields if not any(values.get(option) for option in options))
+
+
+def collection_plan(
+    request: str, *, today: dt.date | None = None, fields: tuple[str, ...] = (), save_documents: bool = False
+) -> CollectionPlan:
+    """The plan for ``request``; ``fields`` adds fields named outside the sentence (a manifest argument)."""
+    scope = collection_scope(request, today=today)
+    words = _OBJECT_WORDS.get(scope.object or "", ())
+    if scope.object and scope.object_text.casefold() not in words:
+        words = (*words, scope.object_text.casefold())
+    named = tuple(dict.fromkeys((*scope.fields, *fields)))
+    item_fields = tuple((name,) for name in named) if named else DEFAULT_ITEM_FIELDS
+    # The records layer applies no constraint to a request naming several kinds of items and says so.
+    several_objects = any("several kinds of items" in notice for notice in scope.notices)
+    statuses, status_notices = requested_statuses(request, several_objects=several_objects)
+    return CollectionPlan(request, scope, words, item_fields, save_documents, statuses, status_notices)

@@ -1,0 +1,192 @@
+"""Visiting one item: its detail view, its document, a new tab its control opened.
+
+An item's detail opened on another page completes that item: it is read,
+kept (linked to the list row it was opened from through the navigation
+actually observed) and the collection goes back, without exploring from
+there. A detail opened in a new tab is read there once, if the tab is on an
+authorized website, and the tab is closed. A document's control is clicked
+once: no file, an error or a lost response is reported for that item and
+never clicked again.
+"""
+
+from __future__ import annotations
+
+import time
+from contextlib import suppress
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from apps.records.rows import Source
+from apps.sites.acting import ClickOutcome
+from apps.sites.collect_delivery import outside_request
+from apps.sites.collect_documents import DocumentProblem
+from apps.sites.collect_frontier import Candidate, PageState
+from apps.sites.collect_reading import ReadRow, RecordsUnreadable, read_records, row_matches
+from apps.sites.collect_revisit import page_address
+from apps.sites.collect_walk import PageWalker
+from apps.sites.observation import Control
+from apps.sites.observation_limits import OBSERVATION_TIMEOUT
+from apps.sites.waits import wait_until_readable
+
+# How long a download click may take to start a file, within the ledger's deadline.
+DOWNLOAD_START_SECONDS = 5.0
+# A new tab gets this long to show its records, within the ledger's deadline.
+POPUP_READ_SECONDS = 10.0
+
+
+class ItemVisits:
+    """Details and documents of the rows already read, for one collection."""
+
+    def __init__(self, walker: PageWalker) -> None:
+        self.walker = walker
+        self.findings = walker.findings
+        self.ledger = walker.ledger
+        self.page = walker.page
+
+    def read_popup(self, popup: Page, state: PageState, candidate: Candidate) -> None:
+        """A new tab the click opened: read once when it is on an authorized website, then closed."""
+        try:
+            with suppress(PlaywrightError):
+                popup.wait_for_load_state("domcontentloaded", timeout=max(1.0, self.walker.remaining_ms()))
+            if self.walker.run.websites.allows(popup.url):
+                wait_until_readable(popup, self.ledger.deadline())
+                deadline = min(self.ledger.deadline(), time.monotonic() + POPUP_READ_SECONDS)
+                records = read_records(popup, deadline=deadline)
+                row = records.detail or (records.rows[0] if len(records.rows) == 1 else None)
+                if row is not None and candidate.row is not None:
+                    self.keep_detail(candidate, dict(row.values), popup.url, popup.title())
+                self.findings.pages_read += 1
+            else:
+                self.findings.diagnostics["popup_not_authorized"] += 1
+        except (PlaywrightError, RecordsUnreadable):
+            self.findings.diagnostics["popup_unreadable"] += 1
+        finally:
+            with suppress(PlaywrightError):
+                popup.close()
+
+    def keep_detail(self, candidate: Candidate, values: dict[str, str | None], url: str, title: str) -> None:
+        link = candidate.row
+        source = Source(self.findings.source_id(title), (values,), page_address(url))
+        self.findings.add_detail(
+            source, list_source=link.source_id if link else None, row_index=link.row_index if link else None
+        )
+        if link is not None:
+            self.walker.detailed.add(link.identifier)
+
+    def detail(self, state: PageState, candidate: Candidate, control: Control) -> PageState:
+        # A control that says it expands something (aria-expanded) opens the detail in place, at this level.
+        expands = control.expanded is not None
+        if control.expanded is True:
+            self.findings.diagnostics["detail_already_open"] += 1  # a click would close it
+            return state
+        if not expands and not self.ledger.allows_level(state.level + 1):
+            self.findings.limits_met.add("levels")
+            return state
+        outcome = self.walker.click(control, "in_place" if expands else "forward")
+        if not outcome.invoked:
+            self.findings.diagnostics[f"click_{outcome.kind}.{outcome.reason}"] += 1
+            self.walker.left_unread(candidate, "could not be clicked")
+            return state
+        for popup in outcome.new_pages:
+            self.read_popup(popup, state, candidate)
+        if page_address(self.page.url) == state.url:
+            if not outcome.new_pages:
+                return self._revealed_in_place(state, candidate, outcome)
+            if outcome.effect == "updated_in_place":
+                state.snapshot = self.walker.read()
+            return state
+        snapshot = self.walker.read(outcome.readiness)
+        deadline = min(self.ledger.deadline(), time.monotonic() + OBSERVATION_TIMEOUT.total_seconds())
+        try:
+            records = read_records(self.page, deadline=deadline)
+        except RecordsUnreadable:
+            records = None
+        row = None
+        if records is not None:
+            row = records.detail or (records.rows[0] if len(records.rows) == 1 else None)
+        if row is not None:
+            self.keep_detail(candidate, dict(row.values), self.page.url, snapshot.title)
+        else:
+            self.walker.left_unread(candidate, "showed no readable detail")
+        self.walker.back(state)
+        return state
+
+    def _revealed_in_place(self, state: PageState, candidate: Candidate, outcome: ClickOutcome) -> PageState:
+        """A row's control changed the page in place (an accordion, a ``<details>``).
+
+        Only the fields revealed inside that row's own record enrich its item: the one fresh row that
+        shows every cell of the linked row plus fields it lacked. Fields revealed elsewhere, or in
+        several rows at once, are bound to no item. Other rows the change added are read as usual.
+        """
+        walker = self.walker
+        state.snapshot = walker.read(outcome.readiness)
+        records = walker.read_records_now()
+        link = candidate.row
+        if link is not None:
+            walker.detailed.add(link.identifier)  # its control now reads differently: never clicked again
+        original = next(
+            (row for source, index, row in state.rows if link and (source, index) == (link.source_id, link.row_index)),
+            None,
+        )
+        if records is None or original is None:
+            walker.left_unread(candidate, "showed no readable detail")
+            return state
+        fresh = walker.fresh_rows(state, records)
+        grown = [row for row in fresh if row_matches(original, " ".join(row.cells)) and _revealed(original, row)]
+        if len(grown) == 1:
+            self.findings.diagnostics["detail_in_place"] += 1
+            self.keep_detail(candidate, _revealed(original, grown[0]), self.page.url, state.snapshot.title)
+        elif grown:
+            walker.left_unread(candidate, "revealed fields that could not be bound to its row alone")
+        else:
+            walker.left_unread(candidate, "revealed no field in its own row")
+        others = [row for row in fresh if all(row is not kept for kept in grown)]
+        walker.add_rows(state, others, state.snapshot.title, truncated=records.truncated)
+        walker.finder.add(state, state.snapshot)
+        return state
+
+    def download(self, state: PageState, candidate: Candidate, control: Control) -> PageState:
+        saver = self.walker.run.saver
+        identifier = candidate.row.identifier if candidate.row else ""
+        if saver is None:
+            return state
+        outside = outside_request(self.walker.row_values(candidate.row), self.walker.run.plan) if candidate.row else ""
+        if outside:
+            # The item's own fields put it outside the request: its document is not asked for.
+            self.walker.downloaded.add(identifier)
+            self.findings.diagnostics[f"download.outside_{outside}"] += 1
+            return state
+        arrived: list[object] = []
+
+        def on_download(download: object) -> None:
+            arrived.append(download)
+
+        self.page.on("download", on_download)
+        try:
+            outcome = self.walker.click(control, "download")
+            give_up = min(self.ledger.deadline(), time.monotonic() + DOWNLOAD_START_SECONDS)
+            while outcome.invoked and not arrived and time.monotonic() < give_up:
+                self.page.wait_for_timeout(50)
+        finally:
+            self.page.remove_listener("download", on_download)
+        self.walker.downloaded.add(identifier)
+        if not outcome.invoked:
+            self.walker.left_unread(candidate, "could not be clicked")
+        elif not arrived:
+            # No file after one click: a second submission is not authorised.
+            self.findings.document_problems.append(DocumentProblem(identifier, "no_file_arrived"))
+        else:
+            saved = saver.save(arrived[0], identifier=identifier, origin=self.page.url)  # type: ignore[arg-type]
+            if isinstance(saved, DocumentProblem):
+                self.findings.document_problems.append(saved)
+            else:
+                self.findings.documents.append(saved)
+        if page_address(self.page.url) != state.url:
+            self.walker.back(state)
+        return state
+
+
+def _revealed(original: ReadRow, grown: ReadRow) -> dict[str, str | None]:
+    """The fields ``grown`` shows that ``original`` lacked: only what the change revealed."""
+    return {key: value for key, value in grown.values.items() if value and not original.values.get(key)}

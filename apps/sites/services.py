@@ -1,0 +1,29 @@
+"""Services of the managed browser that change state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from apps.sites.slots import leases_close_for_owner
+
+
+@dataclass(frozen=True)
+class WebSessionsClosed:
+    """What "Close the web sessions" did: running sessions asked to end, waiting requests withdrawn."""
+
+    ended: int
+    withdrawn: int
+
+
+def web_sessions_close(*, owner: Any) -> WebSessionsClosed:
+    """End the owner's web sessions, wherever they run, and withdraw the ones still waiting.
+
+    A running session notices within a second, stops every further request,
+    keeps the owner's browser data (cookies and storage are saved as usual)
+    and frees its browser; one that does not close itself in time has its
+    browser ended. Preferences and website data are never changed or deleted.
+    Other owners' sessions are untouched.
+    """
+    ended, withdrawn = leases_close_for_owner(owner=owner)
+    return WebSessionsClosed(ended=ended, withdrawn=withdrawn)

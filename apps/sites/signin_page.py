@@ -1,0 +1,129 @@
+"""The sign-in procedure's hands on a page: finding an observed form's fields again
+(:func:`apps.sites.acting_fields.find_field`), reading the form's prose, spotting a
+challenge widget, typing and reading back.
+
+The page script (``signin_page.js``) only reads. Values are typed by the
+browser and read back to be compared in constant time; they are never
+logged, returned or put in an exception.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from playwright.sync_api import ElementHandle, Frame, Page
+from playwright.sync_api import Error as PlaywrightError
+
+from apps.sites.acting_fields import find_fields
+from apps.sites.humanity import Prose
+from apps.sites.lexicon_loader import lexicon
+from apps.sites.observation import Form, Snapshot
+from apps.sites.observation_reader import frames_at, remaining_ms
+
+LocateReason = Literal["found", "not_found", "ambiguous"]
+
+
+@cache
+def _script() -> str:
+    return (Path(__file__).parent / "signin_page.js").read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class LocatedFields:
+    """The elements of an observed form's fields, found again; ``reason`` says why not."""
+
+    reason: LocateReason
+    elements: tuple[ElementHandle, ...] = ()
+
+
+def _frame(page: Page, form: Form) -> Frame | None:
+    frames = frames_at(page, form.frame_path)
+    return frames[0] if len(frames) == 1 else None
+
+
+def _request(form: Form, mode: str) -> dict[str, object]:
+    fields = [
+        {"type": field.type, "name": field.name, "autocomplete": field.autocomplete, "placeholder": field.placeholder}
+        for field in form.fields
+    ]
+    return {"mode": mode, "kind": form.kind, "fields": fields, "markers": []}
+
+
+def locate_fields(page: Page, form: Form, targets: Sequence[int], *, deadline: float) -> LocatedFields:
+    """The elements of ``form``'s fields at ``targets``, each found again as a click's control is."""
+    elements = []
+    for lookup in find_fields(page, form, [form.fields[index] for index in targets], deadline=deadline):
+        if lookup.kind != "found" or lookup.element is None:
+            return LocatedFields("ambiguous" if lookup.kind == "ambiguous" else "not_found")
+        elements.append(lookup.element)
+    return LocatedFields("found", tuple(elements))
+
+
+def form_prose(page: Page, form: Form) -> tuple[Prose, ...]:
+    """The form's static, visible prose in blocks, with their heading and FAQ context."""
+    frame = _frame(page, form)
+    if frame is None:
+        return ()
+    try:
+        answer = frame.evaluate(_script(), _request(form, "prose"))
+    except PlaywrightError:
+        return ()
+    blocks = answer.get("blocks", []) if isinstance(answer, dict) else []
+    return tuple(
+        Prose(str(block.get("text", "")), str(block.get("heading", "")), bool(block.get("inFaq")))
+        for block in blocks
+        if isinstance(block, dict)
+    )
+
+
+def challenge_visible(page: Page, snapshot: Snapshot) -> bool:
+    """A visible challenge widget (a CAPTCHA frame or element) anywhere on the page."""
+    markers = lexicon("signin")["challenge_markers"]
+    if any(marker in info.url.casefold() for info in snapshot.frames[1:] for marker in markers):
+        return True
+    request = {"mode": "challenge", "kind": "form", "fields": [], "markers": list(markers)}
+    for frame in page.frames:
+        try:
+            answer = frame.evaluate(_script(), request)
+        except PlaywrightError:
+            continue
+        if isinstance(answer, dict) and answer.get("challenge") is True:
+            return True
+    return False
+
+
+_READ_BACK = "(first, others) => [first, ...others].map((field) => String(field.value))"
+
+
+def type_and_check(elements: Sequence[ElementHandle], values: Sequence[str], *, deadline: float) -> bool:
+    """Type each value into its field, then read every field back; True only if all match exactly."""
+    if not elements:
+        return False
+    try:
+        for element, value in zip(elements, values, strict=True):
+            element.fill(value, timeout=max(1.0, remaining_ms(deadline)))
+        # Every field read back in one round trip (each ``input_value`` would be one).
+        read_back = elements[0].evaluate(_READ_BACK, list(elements[1:]))
+    except PlaywrightError:
+        return False
+    if not isinstance(read_back, list) or len(read_back) != len(values):
+        return False
+    # Compare without logging or keeping either side.
+    return all(
+        isinstance(seen, str) and hmac.compare_digest(seen.encode(), value.encode())
+        for seen, value in zip(read_back, values, strict=True)
+    )
+
+
+def press_enter(element: ElementHandle, *, deadline: float) -> bool:
+    """Submit a form that has no submit control of its own, from its last field."""
+    try:
+        element.press("Enter", timeout=max(1.0, remaining_ms(deadline)))
+    except PlaywrightError:
+        return False
+    return True

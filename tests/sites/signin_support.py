@@ -1,0 +1,106 @@
+"""Helpers for the sign-in tests: a credential in the vault, a running turn, its mandate, the executor."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from apps.runtime.executors import ExecutionContext, InputAnswer, InputSpec, StepResult
+from apps.runtime.models import TraceEvent, Turn
+from apps.runtime.turns import turn_submit
+from apps.sites.audit import AUDIT_KIND
+from apps.sites.signin_executor import SignIn
+from apps.vault.mandates import CredentialGrant, VaultMandate
+from apps.vault.services import credential_save
+
+# The fixture sites accept this user and password (their credentials.json); the password is a canary.
+USERNAME = "ada@example.org"
+PASSWORD = "CANARY-signin-pw-5e21"
+WRONG_PASSWORD = "CANARY-wrong-pw-77b0"
+TOTP_SEED = "JBSWY3DPEHPK3PXP"
+
+
+@dataclass
+class Asked:
+    """A ``request_input`` for tests: answers with ``answer()`` and remembers every question."""
+
+    answer: Callable[[], str | None]
+    questions: list[InputSpec] = field(default_factory=list)
+    given: list[str] = field(default_factory=list)
+
+    def __call__(self, spec: InputSpec) -> InputAnswer:
+        self.questions.append(spec)
+        value = self.answer()
+        if value is None:
+            return InputAnswer("declined")
+        self.given.append(value)
+        return InputAnswer("answered", value)
+
+
+@dataclass
+class SignInRun:
+    result: StepResult
+    mandate: VaultMandate
+    turn: Turn
+
+    @property
+    def outcome(self) -> str:
+        return str(self.result.value.get("outcome"))
+
+    @property
+    def reason(self) -> str:
+        return str(self.result.value.get("reason"))
+
+    def audit(self) -> dict[str, Any]:
+        entry = TraceEvent.objects.get(turn=self.turn, kind=AUDIT_KIND)
+        return dict(entry.data)
+
+
+def running_turn(owner: Any) -> Turn:
+    turn = turn_submit(owner=owner, text="sign in", plan={"steps": [{"tool": "sign_in", "args": {}}]}, enqueue=False)
+    Turn.objects.filter(pk=turn.pk).update(status=Turn.Status.RUNNING)
+    return turn
+
+
+def sign_in_to(
+    owner: Any,
+    url: str,
+    *,
+    origins: Sequence[str],
+    password: str = PASSWORD,
+    request_input: Callable[[InputSpec], InputAnswer] | None = None,
+    totp_seed: str | None = None,
+    authorised: Sequence[str] | None = None,
+) -> SignInRun:
+    """Save a credential for ``origins``, grant it on ``authorised`` (default: the same), run ``sign_in``."""
+    credential = credential_save(
+        owner=owner,
+        label=f"site {Turn.objects.count()}",
+        origins=list(origins),
+        username=USERNAME,
+        secret=password,
+        totp_seed=totp_seed,
+        authorise_code_automation=totp_seed is not None,
+    )
+    turn = running_turn(owner)
+    granted = frozenset(authorised if authorised is not None else origins)
+    mandate = VaultMandate(owner=owner, turn_id=turn.pk, grants=[CredentialGrant(credential.pk, granted)])
+    context = ExecutionContext(owner=owner, turn_id=turn.pk, step_index=1, mandate=mandate)
+    if request_input is not None:
+        context.request_input = request_input
+    result = SignIn().run(context, {"url": url})
+    return SignInRun(result, mandate, turn)
+
+
+def ask_in_the_portal(page: Any, portal_url: str, user: Any, password: str, request: str) -> None:
+    """Sign ``user`` in to the portal in ``page``, open a new conversation and send ``request``."""
+    page.goto(f"{portal_url}/accounts/login/")
+    page.fill("#id_username", user.username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{portal_url}/")
+    page.click("#new-conversation")
+    page.locator("#live-status[data-state=open]").wait_for()
+    page.fill("#request-text", request)
+    page.click("#request-form button[type=submit]")

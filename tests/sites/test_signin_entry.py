@@ -1,0 +1,46 @@
+"""Finding the way in from page signals (spec: Signing in to a website), on real pages in Chromium."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from apps.sites.observation_reader import observe
+from apps.sites.signin_entry import choose_entry
+from tests.sites.fixture_web import FixtureWeb
+
+pytestmark = pytest.mark.browser
+
+
+def _choice(page: Any, fixture_web: FixtureWeb, name: str) -> tuple[Any, Any]:
+    page.goto(fixture_web.site("signin-entry").url(name))
+    snapshot = observe(page)
+    return snapshot, choose_entry(snapshot.controls)
+
+
+@pytest.mark.parametrize(
+    ("page_name", "label"), [("generic-verb.html", "Area clienti"), ("generic-verb-en.html", "Customer area")]
+)
+def test_a_generic_verb_does_not_hide_the_control_the_evidence_designates(
+    browser_page: Any, fixture_web: FixtureWeb, page_name: str, label: str
+) -> None:
+    snapshot, choice = _choice(browser_page, fixture_web, page_name)
+    assert choice.kind == "chosen", choice
+    assert choice.control is not None and snapshot.controls[choice.control].label == label
+
+
+def test_copies_of_one_link_are_one_way_in(browser_page: Any, fixture_web: FixtureWeb) -> None:
+    snapshot, choice = _choice(browser_page, fixture_web, "duplicates.html")
+    assert choice.kind == "chosen" and choice.tied == 2
+    assert choice.control is not None and snapshot.controls[choice.control].label == "Log in"
+
+
+def test_two_ways_in_to_different_places_are_ambiguous(browser_page: Any, fixture_web: FixtureWeb) -> None:
+    _, choice = _choice(browser_page, fixture_web, "two-entries.html")
+    assert choice.kind == "ambiguous" and choice.control is None
+
+
+def test_no_signal_chooses_nothing(browser_page: Any, fixture_web: FixtureWeb) -> None:
+    _, choice = _choice(browser_page, fixture_web, "no-signal.html")
+    assert choice.kind == "none"
