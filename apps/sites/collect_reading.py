@@ -28,6 +28,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from apps.records.vocabulary import FieldKind, classify_label
+from apps.sites.page_calls import evaluate_within
 
 READ_SCRIPT = (Path(__file__).parent / "collect_read.js").read_text(encoding="utf-8")
 MAX_ROWS_PER_READ = 2_000
@@ -159,8 +160,7 @@ def read_records(page: Page, *, deadline: float) -> PageRecords:
     if remaining <= 0:
         raise RecordsUnreadable("timeout")
     try:
-        handle = page.main_frame.wait_for_function(READ_SCRIPT, arg=request, timeout=remaining * 1000)
-        raw = handle.json_value()
+        raw = evaluate_within(page.main_frame, READ_SCRIPT, request, timeout_ms=remaining * 1000)
     except PlaywrightError as error:
         raise RecordsUnreadable("changed" if "context was destroyed" in str(error) else "unreadable") from None
     try:

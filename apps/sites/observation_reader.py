@@ -1,7 +1,7 @@
 """Observing a live page: the page script in every visible frame, assembled into a Snapshot.
 
 The script (``observe.js`` with its helpers) runs through
-``Frame.wait_for_function`` so every read has a timeout, even when the page
+:mod:`apps.sites.page_calls`, so every read has a timeout, even when the page
 is busy. It never writes to the page. Frames are read top-down; each child
 frame is placed by its ``<iframe>`` element in the parent (visible? inside a
 panel?), and the budgets of the limits are shared by all frames.
@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping
-from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -25,6 +24,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from apps.sites.observation import FramePath, ObservationFailed, PageAnswer, Snapshot
 from apps.sites.observation_assembly import FrameRead, assemble_snapshot
 from apps.sites.observation_limits import OBSERVATION_LIMITS, OBSERVATION_TIMEOUT, ObservationLimits
+from apps.sites.page_calls import evaluate_handle_within, evaluate_within
 from apps.sites.waits_watch import watch_page
 
 SCRIPT_DIRECTORY = Path(__file__).parent
@@ -55,42 +55,37 @@ def remaining_ms(deadline: float) -> float:
     return max(0.0, (deadline - time.monotonic()) * 1000)
 
 
+def _failed(error: PlaywrightError) -> ObservationFailed:
+    if isinstance(error, PlaywrightTimeoutError):
+        return ObservationFailed("timeout")
+    gone = any(marker in str(error) for marker in _GONE_MARKERS)
+    return ObservationFailed("changed" if gone else "unreadable")
+
+
 def page_script_handle(
     frame: Frame, request: Mapping[str, object], deadline: float, *, script: str | None = None
 ) -> JSHandle:
     """Run the page script (or ``script``) in ``frame`` within the deadline; a handle to its answer."""
-    script = script or page_script()
     timeout = remaining_ms(deadline)
     if timeout <= 0:
         raise ObservationFailed("timeout")
     try:
-        return frame.wait_for_function(script, arg=request, timeout=timeout, polling=50)
-    except PlaywrightTimeoutError as error:
-        raise ObservationFailed("timeout") from error
+        return evaluate_handle_within(frame, script or page_script(), request, timeout_ms=timeout)
     except PlaywrightError as error:
-        if any(marker in str(error) for marker in _GONE_MARKERS):
-            raise ObservationFailed("changed") from error
-    # Playwright's polling helper relies on page built-ins some sites replace;
-    # the page answered, so a plain evaluation (without a timeout) is safe.
-    try:
-        return frame.evaluate_handle(script, request)
-    except PlaywrightError as error:
-        gone = any(marker in str(error) for marker in _GONE_MARKERS)
-        raise ObservationFailed("changed" if gone else "unreadable") from error
+        raise _failed(error) from error
 
 
 def run_page_script(
     frame: Frame, request: Mapping[str, object], deadline: float, *, script: str | None = None
 ) -> object:
     """Run the page script (or ``script``) in ``frame`` within the deadline; its answer as JSON."""
-    handle = page_script_handle(frame, request, deadline, script=script)
+    timeout = remaining_ms(deadline)
+    if timeout <= 0:
+        raise ObservationFailed("timeout")
     try:
-        return handle.json_value()
+        return evaluate_within(frame, script or page_script(), request, timeout_ms=timeout)
     except PlaywrightError as error:
-        raise ObservationFailed("changed") from error
-    finally:
-        with suppress(PlaywrightError):  # the document went away with its handles
-            handle.dispose()
+        raise _failed(error) from error
 
 
 def frame_key(frame: Frame) -> str:
