@@ -201,7 +201,13 @@ def _stopped_before_dispatch(error: PlaywrightError) -> bool:
 
 
 def click(
-    page: Page, control: Control, *, approval: ClickApproval, deadline: float, quiet: timedelta = QUIET_WINDOW
+    page: Page,
+    control: Control,
+    *,
+    approval: ClickApproval,
+    deadline: float,
+    quiet: timedelta = QUIET_WINDOW,
+    expect_in_place: bool = False,
 ) -> ClickOutcome:
     """Click an observed control once, then wait for what follows, within ``deadline``.
 
@@ -210,7 +216,8 @@ def click(
     spent: ``dispatched`` says what followed (``navigated``,
     ``updated_in_place`` or ``no_change``) and how the wait ended;
     ``dispatch_error_effect_unknown`` says the click may or may not have acted.
-    ``quiet`` is the wait's quiet window (see :func:`apps.sites.waits.wait_until_readable`).
+    ``quiet`` is the wait's quiet window (see :func:`apps.sites.waits.wait_until_readable`);
+    ``expect_in_place`` lets content drawn in place end the wait (:mod:`apps.sites.acting_settle`).
     """
     if approval.control != control:
         raise ValueError("the approval is for another control")
@@ -221,7 +228,7 @@ def click(
         frame, element = _prepare(page, control, deadline)
     except Refused as refusal:
         return refusal.outcome
-    settling = Settling(page, frame, watch, deadline, quiet=quiet)
+    settling = Settling(page, frame, watch, deadline, quiet=quiet, expect_in_place=expect_in_place)
     approval.spend()
     try:
         timeout = max(1.0, min(remaining_ms(deadline), ACTIONABILITY_TIMEOUT.total_seconds() * 1000))

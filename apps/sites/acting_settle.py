@@ -9,6 +9,13 @@ A new tab or popup ends the wait at once: the caller goes on in it (the page
 that opened it is not waited for). When only the address changed (a
 same-document route), the page may draw the new view later: the wait gives
 it ``DRAW_PATIENCE`` to change its content.
+
+A caller that clicks a control expected to change the page in place (a
+button without an address: a tab, a menu, "details") may say so: then
+content the click drew in place, with no data asked for, is evidence too:
+a navigation then has ``DRAWN_NAVIGATION_GRACE`` to start (and is waited
+for if it does), and the wait ends once the page is quiet rather than after
+the whole navigation grace.
 """
 
 from __future__ import annotations
@@ -22,7 +29,12 @@ from typing import Literal
 from playwright.sync_api import Frame, JSHandle, Page
 
 from apps.sites.observation import ObservationFailed, PageAnswer
-from apps.sites.observation_limits import DRAW_PATIENCE, NAVIGATION_START_GRACE, QUIET_WINDOW
+from apps.sites.observation_limits import (
+    DRAW_PATIENCE,
+    DRAWN_NAVIGATION_GRACE,
+    NAVIGATION_START_GRACE,
+    QUIET_WINDOW,
+)
 from apps.sites.observation_reader import page_script_handle, run_page_script
 from apps.sites.waits import EVENT_POLL, Readiness, pause, wait_until_readable
 from apps.sites.waits_watch import PageWatch, WatchMark
@@ -30,7 +42,7 @@ from apps.sites.waits_watch import PageWatch, WatchMark
 ClickEffect = Literal["navigated", "updated_in_place", "no_change"]
 # What ended the wait after the click: a navigation seen, an answer in place
 # (data asked and answered), a new tab or popup, the document gone, or the navigation grace elapsed.
-Evidence = Literal["navigation", "answer_in_place", "new_page", "document_gone", "grace_elapsed"]
+Evidence = Literal["navigation", "answer_in_place", "drawn_in_place", "new_page", "document_gone", "grace_elapsed"]
 # Requests that are an answer in place; a script or a document is not.
 ANSWER_TYPES = frozenset({"fetch", "xhr"})
 
@@ -73,10 +85,18 @@ class Settling:
     """The click's frame, the watch and the marks taken just before the click."""
 
     def __init__(
-        self, page: Page, frame: Frame, watch: PageWatch, deadline: float, *, quiet: timedelta = QUIET_WINDOW
+        self,
+        page: Page,
+        frame: Frame,
+        watch: PageWatch,
+        deadline: float,
+        *,
+        quiet: timedelta = QUIET_WINDOW,
+        expect_in_place: bool = False,
     ) -> None:
         self.page = page
         self.quiet = quiet
+        self.expect_in_place = expect_in_place
         self.frame = frame
         self.watch = watch
         self.deadline = deadline
@@ -102,6 +122,24 @@ class Settling:
         """The click asked for data only, and every request since has answered."""
         requests = self.watch.data_requests_since(self.mark)
         return self.asked_for_data() and not any(self.watch.is_open(request) for request in requests)
+
+    def _drawn(self) -> bool:
+        """The click changed the frame's DOM (content or attributes: a menu shown) since it was dispatched."""
+        changes = _changes(self.frame, self.counter, self.deadline)
+        return changes is not None and changes[0] > 0
+
+    def _drawn_in_place(self) -> Settled:
+        """Drawn in place: a navigation still has ``DRAWN_NAVIGATION_GRACE`` to start, then the page settles."""
+        grace_end = min(self.deadline, self.mark.at + DRAWN_NAVIGATION_GRACE.total_seconds())
+        while not self.navigated() and not self.asked_for_data() and time.monotonic() < grace_end:
+            if not pause(self.page, grace_end, EVENT_POLL):
+                break
+        if self.navigated():
+            return self._settled("navigated", "navigation", self.after_navigation())
+        readiness = wait_until_readable(self.page, self.deadline, quiet=self.quiet)
+        if self.navigated():
+            return self._navigated_after(readiness)
+        return self._settled("updated_in_place", "drawn_in_place", readiness)
 
     def _await_drawing(self) -> None:
         """Only the address changed: give the page time to draw the new view."""
@@ -154,6 +192,8 @@ class Settling:
                 return self._navigated_after(readiness)  # the answer sent the page elsewhere
             if self.watch.popups_since(self.mark):
                 return self._opened_page()
+            if self.expect_in_place and not self.asked_for_data() and self._drawn():
+                return self._drawn_in_place()
             # Once data was asked for, its answer is awaited past the grace (while
             # it is young enough to be waited for at all).
             awaiting = self.asked_for_data() and self.watch.pending_data() > 0

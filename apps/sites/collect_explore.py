@@ -40,6 +40,7 @@ from apps.sites.collect_revisit import page_address
 from apps.sites.collect_routes import RouteNotChosen, ask_chooser
 from apps.sites.collect_visits import ItemVisits
 from apps.sites.collect_walk import MUST_REACH, CollectionRun, PageWalker, Stopped
+from apps.sites.observation import Control
 from apps.sites.sessions import SessionEnded
 
 __all__ = ["CollectionRun", "explore"]
@@ -80,6 +81,9 @@ class _Explorer:
         # archive, scrolling) or a route the chooser chose that brought rows.
         self.toward_the_rest = False
         self.rows_before_choice: int | None = None
+        # Menus (by identity) whose opening revealed nothing to take: the same menu on another
+        # page (a site-wide header) is not opened again, nor a page returned to for it.
+        self.fruitless_menus: set[tuple[object, ...]] = set()
 
     def run(self, start_url: str | None) -> None:
         cloud_before = _cloud_requests(self.chooser, self.recogniser)
@@ -187,6 +191,8 @@ class _Explorer:
 
     def _useful(self, candidate: Candidate) -> bool:
         control = candidate.control
+        if candidate.signal.kind == "menu" and _menu_key(control) in self.fruitless_menus:
+            return False
         if candidate.signal.kind == "detail" and candidate.row is not None:
             return candidate.row.identifier not in self.walker.detailed
         if candidate.signal.kind == "download" and candidate.row is not None:
@@ -260,6 +266,18 @@ class _Explorer:
         if outcome.effect in ("updated_in_place", "navigated") or outcome.kind == "dispatch_error_effect_unknown":
             state.preparation.append(candidate.control)
             state.snapshot = walker.read(outcome.readiness)
+            rows_before, useful_before = len(state.rows), self._useful_pending(state)
             walker.record_rows(state, state.snapshot.title)
             walker.finder.add(state, state.snapshot)
+            fruitless = len(state.rows) == rows_before and self._useful_pending(state) == useful_before
+            if candidate.signal.kind == "menu" and fruitless:
+                self.fruitless_menus.add(_menu_key(candidate.control))
         return state
+
+    def _useful_pending(self, state: PageState) -> int:
+        return sum(1 for pending in state.pending if self._useful(pending))
+
+
+def _menu_key(control: Control) -> tuple[object, ...]:
+    """A menu's identity across the pages of a website: the same button in the same place."""
+    return (control.frame_path, control.role, control.name, control.text, control.section, control.fingerprint)

@@ -139,10 +139,11 @@ def classify_control(control: Control, *, object_words: tuple[str, ...]) -> Sign
         return Signal("download") if in_row else None
     if _NEXT.match(label):
         return Signal("expansion", "next_page")
+    # The page number or period shown now (the selected tab) was read with the page.
     if _PAGE_NUMBER.match(label) and not in_row:
-        return Signal("expansion", "page_number")
+        return None if control.current else Signal("expansion", "page_number")
     if _YEAR.match(label) and not in_row:
-        return Signal("expansion", "period")
+        return None if control.current else Signal("expansion", "period")
     if _LOAD_MORE.search(label) and not in_row and (control.role == "button" or not control.href):
         return Signal("expansion", "load_more")
     if in_row and (_DETAIL.match(label) or _CODE.match(label)):

@@ -398,12 +398,15 @@ class PageWalker:
     def click(self, control: Control, kind: ActionKind) -> ClickOutcome:
         self.spend(kind)
         approval, deadline = ClickApproval(control), self.ledger.deadline()
+        # A control without an address (a tab, a menu, "details") is expected to change the page in place.
+        in_place = kind == "in_place"
         if self.run.capture is None:
-            return click(self.page, control, approval=approval, deadline=deadline)
+            return click(self.page, control, approval=approval, deadline=deadline, expect_in_place=in_place)
         # Something covering the control: a static copy and its measurements are kept for the operator.
         outcome, copy = click_or_capture(
-            self.page, control, approval=approval, deadline=deadline, capture=self.run.capture
-        )
+            self.page, control, approval=approval, deadline=deadline, capture=self.run.capture,
+            expect_in_place=in_place,
+        )  # fmt: skip
         if copy is not None:
             self.findings.diagnostics[f"obstruction_copy.{copy.kind}"] += 1
         return outcome

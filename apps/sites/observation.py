@@ -69,6 +69,9 @@ class Control(ControlIdentity):
     # On or off for a checkbox, radio or switch (native or by role, aria-checked);
     # None for any other control and for a mixed one. Not part of the identity: it changes with a click.
     checked: bool | None = None
+    # Stands for what is shown now (aria-selected or aria-current): the selected tab, the current
+    # page or period. Not part of the identity either.
+    current: bool = False
 
     @property
     def identity(self) -> ControlIdentity:

@@ -67,10 +67,10 @@ def _index(value: object) -> int | None:
 # The page script sends each control as a row of these columns (see observe.js):
 # role, name, text, section, row, fingerprint (these five as numbers into the
 # frame's table of strings), href, flags (1 enabled, 2 in the window,
-# 4 ambiguous), expanded, checked, panel, form.
+# 4 ambiguous, 8 current), expanded, checked, panel, form.
 CONTROL_COLUMNS = 12
 _STRING_COLUMNS = 5
-_ENABLED, _IN_VIEWPORT, _AMBIGUOUS = 1, 2, 4
+_ENABLED, _IN_VIEWPORT, _AMBIGUOUS, _CURRENT = 1, 2, 4, 8
 
 
 def _control(
@@ -117,6 +117,7 @@ def _control(
         enabled=bool(flags & _ENABLED),
         expanded=expanded if type(expanded) is bool else None,
         checked=checked if type(checked) is bool else None,
+        current=bool(flags & _CURRENT),
         in_viewport=bool(flags & _IN_VIEWPORT),
         ambiguous=bool(flags & _AMBIGUOUS),
         panel=_local(_index(panel), panel_base, panels),

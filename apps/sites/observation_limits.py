@@ -63,6 +63,11 @@ QUIET_CHECK_SLICE = timedelta(milliseconds=1_000)
 # A data request open longer than this is a permanent connection (long polling,
 # event streams): reading no longer waits for it.
 DATA_REQUEST_PATIENCE = timedelta(seconds=3)
+# Sooner than that, a page that showed a loading veil while its data arrived and has lifted it
+# says its data is in: requests open this long since are background connections.
+BACKGROUND_AFTER_VEIL = timedelta(seconds=1)
+# While data requests are open, the wait looks this often whether a veil covers the page.
+VEIL_LOOK_EVERY = timedelta(milliseconds=250)
 # A data request answered this long ago counts as answered even if it never finishes (a page
 # that fires a request and never reads the answer's body leaves it unfinished for ever).
 ANSWER_BODY_GRACE = timedelta(milliseconds=50)
@@ -73,6 +78,9 @@ WAIT_POLL = timedelta(milliseconds=50)
 
 # After a click without evidence of an in-place answer, a navigation may still start this late.
 NAVIGATION_START_GRACE = timedelta(milliseconds=1_000)
+# After a click expected to act in place that drew something (and asked for no data), a
+# navigation may still start this soon (a notice drawn, then the page moves on).
+DRAWN_NAVIGATION_GRACE = timedelta(milliseconds=250)
 # After the address changes without a new document, the page may draw this much later.
 DRAW_PATIENCE = timedelta(seconds=3)
 # Playwright's own actionability check before the click is dispatched.

@@ -251,7 +251,7 @@
       stringNumber(control.row),
       stringNumber(control.fingerprint),
       control.href,
-      (control.enabled ? 1 : 0) | (control.inViewport ? 2 : 0) | (control.ambiguous ? 4 : 0),
+      (control.enabled ? 1 : 0) | (control.inViewport ? 2 : 0) | (control.ambiguous ? 4 : 0) | (control.current ? 8 : 0),
       control.expanded,
       control.checked,
       control.panel,

@@ -407,6 +407,7 @@ function describeControl(found, candidate, limits) {
     enabled: !((canBeDisabled(el) && el.matches(':disabled')) || el.getAttribute('aria-disabled') === 'true'),
     expanded: expanded === 'true' ? true : expanded === 'false' ? false : null,
     checked: checkedState(el, candidate.role),
+    current: currentState(el),
   };
 }
 
@@ -429,6 +430,13 @@ function checkedState(el, role) {
   if (!CHECKABLE_ROLES.has(role)) return null;
   const state = (el.getAttribute('aria-checked') || '').trim().toLowerCase();
   return state === 'mixed' ? null : state === 'true';
+}
+
+// The control stands for what is shown now: the selected tab, the current page or period.
+function currentState(el) {
+  const current = (el.getAttribute('aria-current') || '').trim().toLowerCase();
+  if (current && current !== 'false') return true;
+  return (el.getAttribute('aria-selected') || '').trim().toLowerCase() === 'true';
 }
 
 function panelName(el, limits) {

@@ -137,13 +137,19 @@ def save_obstruction_copy(page: Page, control: Control, *, capture: CaptureConte
 
 
 def click_or_capture(
-    page: Page, control: Control, *, approval: ClickApproval, deadline: float, capture: CaptureContext
+    page: Page,
+    control: Control,
+    *,
+    approval: ClickApproval,
+    deadline: float,
+    capture: CaptureContext,
+    expect_in_place: bool = False,
 ) -> tuple[ClickOutcome, ObstructionCopy | None]:
     """:func:`acting.click`, plus an obstruction copy when something covers the control.
 
     The copy never changes the click's outcome, and nothing is retried.
     """
-    outcome = click(page, control, approval=approval, deadline=deadline)
+    outcome = click(page, control, approval=approval, deadline=deadline, expect_in_place=expect_in_place)
     if outcome.kind != "not_found" or outcome.reason not in OBSTRUCTED_REASONS:
         return outcome, None
     return outcome, save_obstruction_copy(page, control, capture=capture, reason=outcome.reason)

@@ -7,7 +7,10 @@ request open, is not covered by a veil, and its DOM has been quiet for
 during the check's first ``QUICK_QUIET``, at once (a page immediately
 observed as stable needs no extra pause). A DOM that keeps changing for ``DOM_CHANGE_PATIENCE``
 (a ticker, an animation driven by script) is read as it is. A request open past ``DATA_REQUEST_PATIENCE`` (long
-polling, event streams) no longer delays reading. A check that errors, times
+polling, event streams) no longer delays reading — nor, sooner, a request open
+``BACKGROUND_AFTER_VEIL`` when the page covered itself with a loading veil
+while its data arrived and has lifted it since (its data is in: what is
+still open is a background connection). A check that errors, times
 out or answers nonsense proves nothing: the wait looks again, within the same
 deadline, and reports ``check_failed`` if it never succeeds.
 
@@ -27,12 +30,14 @@ from playwright.sync_api import Frame, Page
 
 from apps.sites.observation import ObservationFailed, PageAnswer, Snapshot
 from apps.sites.observation_limits import (
+    BACKGROUND_AFTER_VEIL,
     DOM_CHANGE_PATIENCE,
     OBSERVATION_LIMITS,
     OBSERVATION_TIMEOUT,
     QUICK_QUIET,
     QUIET_CHECK_SLICE,
     QUIET_WINDOW,
+    VEIL_LOOK_EVERY,
     WAIT_POLL,
 )
 from apps.sites.observation_reader import observe, run_page_script
@@ -101,6 +106,27 @@ def _check(frame: Frame, deadline: float, quiet: timedelta) -> _Check | None:
         return None
 
 
+@dataclass
+class _VeilWatch:
+    """Whether the page covered itself with a veil while data arrived, and whether it lifted it since."""
+
+    seen: bool = False
+    lifted: bool = False
+    next_look: float = 0.0
+
+    def look(self, frame: Frame, deadline: float, now: float) -> None:
+        if now < self.next_look:
+            return
+        self.next_look = now + VEIL_LOOK_EVERY.total_seconds()
+        glance = _check(frame, deadline, LOADED_ONLY)  # no quiet window: only whether a veil is drawn
+        if glance is None:
+            return
+        if glance.veiled:
+            self.seen, self.lifted = True, False
+        elif self.seen:
+            self.lifted = True
+
+
 def _parsed(frame: Frame) -> bool:
     """The frame's document has been parsed (Playwright's record of its events: no page script runs)."""
     try:
@@ -124,6 +150,7 @@ def wait_until_readable(page: Page, deadline: float, *, quiet: timedelta = QUIET
     veil_seen = False
     blockers: tuple[Blocker, ...] = ()
     changing_since: float | None = None
+    veil = _VeilWatch()
     while True:
         every = WAIT_POLL
         now = time.monotonic()
@@ -136,6 +163,15 @@ def wait_until_readable(page: Page, deadline: float, *, quiet: timedelta = QUIET
             blockers, every = ("navigation",), EVENT_POLL
         elif watch.pending_data():
             blockers, every = ("requests",), EVENT_POLL
+            if deadline - now > CHECK_MARGIN_SECONDS:
+                veil.look(main, deadline, now)
+                veil_seen = veil_seen or veil.seen
+            background = BACKGROUND_AFTER_VEIL.total_seconds()
+            if veil.lifted and not watch.young_pending_data(background) and deadline - now > CHECK_MARGIN_SECONDS:
+                check = _check(main, deadline, quiet)
+                if check is not None and check.quiet and not check.veiled and check.ready_state != "loading":
+                    watch.read_past(background)
+                    return Readiness(True, time.monotonic() - started, (), watch.open_past_patience(), veil_seen)
         elif quiet <= LOADED_ONLY:
             if _parsed(main):
                 return Readiness(True, time.monotonic() - started, (), watch.open_past_patience(), veil_seen)

@@ -41,6 +41,7 @@ class _OpenRequest:
     navigation: bool
     address: tuple[str, str]  # method and URL without fragment
     answered_at: float | None = None  # when its response arrived
+    background: bool = False  # read past as a background connection (see ``PageWatch.read_past``)
 
 
 def _answered(item: _OpenRequest, now: float) -> bool:
@@ -148,21 +149,58 @@ class PageWatch:
         return tuple(request for request, address in started if address not in self._permanent_addresses)
 
     def _permanent(self, item: _OpenRequest) -> bool:
-        return item.data and not item.navigation and item.address in self._permanent_addresses
+        return item.data and (item.background or (not item.navigation and item.address in self._permanent_addresses))
+
+    def read_past(self, older_than: float, now: float | None = None) -> int:
+        """Take the data requests open longer than ``older_than`` for background connections; how many.
+
+        A wait that found the page's data in (its loading veil lifted) reads past them, and so do
+        the waits after it while they stay open: a click's answer is not waited for behind them.
+        """
+        now = time.monotonic() if now is None else now
+        taken = 0
+        for item in self._open.values():
+            if item.data and not item.navigation and now - item.started >= older_than and not _answered(item, now):
+                item.background = True
+                taken += 1
+        return taken
 
     def is_open(self, request: Request) -> bool:
         item = self._open.get(request)
         return item is not None and not _answered(item, time.monotonic())
 
+    def _learn_held(self, now: float) -> None:
+        """A data request still open past the patience makes its address a permanent connection.
+
+        Its answer may never come while the page is shown (a long poll cancelled by leaving the
+        page), so the address is learnt from the wait itself: coming back, the same long poll is
+        read past from its start instead of being waited for again.
+        """
+        patience = DATA_REQUEST_PATIENCE.total_seconds()
+        for item in self._open.values():
+            if item.data and not item.navigation and now - item.started >= patience and not _answered(item, now):
+                self._permanent_addresses.add(item.address)
+
     def pending_data(self, now: float | None = None) -> int:
         """Data requests still open that are young enough to be waited for (and not a known long poll)."""
         now = time.monotonic() if now is None else now
+        self._learn_held(now)
         patience = DATA_REQUEST_PATIENCE.total_seconds()
         return sum(
             1
             for item in self._open.values()
             if item.data and now - item.started < patience and not self._permanent(item) and not _answered(item, now)
         )
+
+    def young_pending_data(self, younger_than: float, now: float | None = None) -> int:
+        """Data requests still open (not a known long poll) that started less than ``younger_than`` ago."""
+        now = time.monotonic() if now is None else now
+        return sum(
+            1
+            for item in self._open.values()
+            if item.data and now - item.started < younger_than and not self._permanent(item)
+            and not _answered(item, now)
+        )  # fmt: skip
 
     def open_past_patience(self, now: float | None = None) -> int:
         """Requests read past: open longer than the bound, or at a permanent connection's address."""

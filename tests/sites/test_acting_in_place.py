@@ -1,0 +1,88 @@
+"""A click expected to change the page in place, in real Chromium: content drawn is evidence.
+
+The collection clicks buttons without an address (tabs, menus, "details")
+expecting them to change the page in place. What they drew ends the wait once
+the page is quiet, instead of after the navigation grace; a navigation that
+starts anyway is still seen, and a click that drew nothing keeps the grace.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from apps.sites.acting import ClickApproval, click, deadline_in
+from apps.sites.collect_signals import classify_control
+from apps.sites.observation import Control
+from apps.sites.observation_limits import NAVIGATION_START_GRACE
+from apps.sites.observation_reader import observe
+from tests.sites.fixture_web import FixtureWeb
+from tests.sites.test_observation_support import only, open_and_read
+
+pytestmark = pytest.mark.browser
+GRACE = NAVIGATION_START_GRACE.total_seconds()
+
+
+def _click_in_place(page: Any, control: Control, *, expect_in_place: bool = True) -> Any:
+    return click(
+        page, control, approval=ClickApproval(control), deadline=deadline_in(15), expect_in_place=expect_in_place
+    )
+
+
+def test_a_tab_that_draws_its_content_ends_the_wait_without_the_navigation_grace(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    snapshot = open_and_read(browser_page, fixture_web.site("act-clicks").url("/inplace.html"))
+    outcome = _click_in_place(browser_page, only(snapshot, role="tab", name="2025"))
+    assert (outcome.kind, outcome.effect, outcome.evidence) == ("dispatched", "updated_in_place", "drawn_in_place")
+    assert outcome.settle_seconds < GRACE
+    assert "Invoice I-2025-1" in observe(browser_page).text
+
+
+def test_a_menu_shown_by_an_attribute_alone_is_drawn_in_place_too(fixture_web: FixtureWeb, browser_page: Any) -> None:
+    snapshot = open_and_read(browser_page, fixture_web.site("act-clicks").url("/inplace.html"))
+    outcome = _click_in_place(browser_page, only(snapshot, name="Menu"))
+    assert (outcome.effect, outcome.evidence) == ("updated_in_place", "drawn_in_place")
+    assert outcome.settle_seconds < GRACE
+    assert only(observe(browser_page), role="link", name="Page two").href.endswith("/next.html")
+
+
+def test_without_the_expectation_the_same_click_keeps_the_navigation_grace(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    snapshot = open_and_read(browser_page, fixture_web.site("act-clicks").url("/inplace.html"))
+    outcome = _click_in_place(browser_page, only(snapshot, name="Menu"), expect_in_place=False)
+    assert (outcome.effect, outcome.evidence) == ("updated_in_place", "grace_elapsed")
+    assert outcome.settle_seconds >= GRACE
+
+
+def test_a_navigation_that_starts_while_the_drawing_settles_is_still_waited_for(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    snapshot = open_and_read(browser_page, fixture_web.site("act-clicks").url("/inplace.html"))
+    outcome = _click_in_place(browser_page, only(snapshot, name="Save and continue"))
+    assert (outcome.effect, outcome.evidence) == ("navigated", "navigation")
+    assert observe(browser_page).title == "Page two"
+
+
+def test_a_click_that_draws_nothing_still_gives_a_late_navigation_its_grace(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    snapshot = open_and_read(browser_page, fixture_web.site("act-clicks").url("/"))
+    outcome = _click_in_place(browser_page, only(snapshot, name="Continue later"))
+    assert (outcome.kind, outcome.effect) == ("dispatched", "navigated")
+    assert observe(browser_page).title == "Page two"
+
+
+def test_the_selected_tab_is_current_and_is_not_a_period_to_open(fixture_web: FixtureWeb, browser_page: Any) -> None:
+    snapshot = open_and_read(browser_page, fixture_web.site("act-clicks").url("/inplace.html"))
+    shown, other = only(snapshot, role="tab", name="2026"), only(snapshot, role="tab", name="2025")
+    assert (shown.current, other.current) == (True, False)
+    assert classify_control(shown, object_words=("invoice",)) is None
+    signal = classify_control(other, object_words=("invoice",))
+    assert signal is not None and (signal.kind, signal.expansion) == ("expansion", "period")
+    # Once another year is shown, the first is a period to open like any other.
+    _click_in_place(browser_page, other)
+    again = only(observe(browser_page), role="tab", name="2026")
+    assert not again.current and classify_control(again, object_words=("invoice",)) is not None
