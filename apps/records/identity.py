@@ -164,7 +164,14 @@ an identifier groups at most one row per source.
 
 from __future__ import annotations
 
-from apps.records.identity_codes import MIN_CODE_CHARACTERS, analyse_text, analyse_texts, codes_in, comparable
+from apps.records.identity_codes import (
+    MIN_CODE_CHARACTERS,
+    analyse_text,
+    analyse_texts,
+    codes_in,
+    comparable,
+    identifier_field_codes,
+)
 from apps.records.identity_links import merge_list_and_detail
 from apps.records.identity_results import (
     MAX_ROWS_PER_SHARED_VALUE,
@@ -192,6 +199,7 @@ __all__ = [
     "analyse_texts",
     "codes_in",
     "comparable",
+    "identifier_field_codes",
     "merge_list_and_detail",
     "merge_rows",
 ]

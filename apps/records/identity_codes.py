@@ -47,6 +47,8 @@ from itertools import compress, repeat
 from operator import is_, methodcaller, sub
 from typing import TypeAlias
 
+from apps.records.dates import UnreadableDate, parse_date
+
 # A code needs at least this many letters and digits: "A1", "F2", "Q3" are
 # positions, time bands or quarters far more often than identifiers.
 MIN_CODE_CHARACTERS = 3
@@ -102,6 +104,7 @@ _SHAPE_WORDS = frozenset(
     + _UNIT[3:-1].split("|")
     + ["st", "nd", "rd", "th", "am", "pm", "t", "z", "q", "h", "s", "fy"]
 )
+_MONTH_WORDS = frozenset(_MONTH[3:-1].split("|"))
 _LETTER_RUN = re.compile(r"[^\W\d_]+")
 _DASH = re.compile("[\u2010-\u2015\u2212]")
 _NUMERIC_DATE_TOKEN = re.compile(r"\d{1,2}[-/.]\d{1,2}[-/.]\d{2}(?:\d{2})?|\d{4}[-/.]\d{1,2}[-/.]\d{1,2}")
@@ -238,15 +241,30 @@ _NUMERIC_START = frozenset("0123456789+-€$£")
 _CURRENCY_WORDS = frozenset({"eur", "euro", "usd", "gbp", "chf"})
 
 
+def _named_day(norm: str, letters: list[str]) -> dt.date | None:
+    """The day a text with a month's name states ("15 March 2026", "15 mar 2026"), if it states one.
+
+    Tried only when a letter run names a month, so that the same day written
+    "15/03/2026" on one page and "15 March 2026" on another agrees.
+    """
+    if not _MONTH_WORDS.intersection(letters):
+        return None
+    try:
+        stated = parse_date(norm)
+    except UnreadableDate:
+        return None
+    return stated.start if stated.precision == "day" else None
+
+
 def _number_or_date(norm: str, letters: list[str]) -> Comparable | None:
     """The date or number a normalised text holding a digit spells, if it is one.
 
     ``letters`` are the text's runs of letters: only currency words may appear
     in a number, so any other word settles it without trying the patterns.
     """
-    if (letters and not _CURRENCY_WORDS.issuperset(letters)) or (
-        norm[0] not in _NUMERIC_START and not norm.startswith(("eur", "usd", "gbp", "chf"))
-    ):
+    if letters and not _CURRENCY_WORDS.issuperset(letters):
+        return _named_day(norm, letters)
+    if norm[0] not in _NUMERIC_START and not norm.startswith(("eur", "usd", "gbp", "chf")):
         return None
     if not letters and norm[0].isdigit():
         date = _parse_numeric_date(norm)

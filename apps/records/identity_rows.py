@@ -354,7 +354,12 @@ def _equal_fields(table: RowTable, a: int, b: int, *, without_codes: bool = Fals
     return equal
 
 
-def merge_rows(sources: Sequence[Source], *, identifier_fields: Collection[str] = ()) -> MergeResult:
+def merge_rows(
+    sources: Sequence[Source],
+    *,
+    identifier_fields: Collection[str] = (),
+    wanted_fields: Sequence[Collection[str]] = (),
+) -> MergeResult:
     """Merge rows of different sources that show the same identifier; report possible duplicates.
 
     Contract (rules in :mod:`apps.records.identity`): every input row appears
@@ -364,11 +369,16 @@ def merge_rows(sources: Sequence[Source], *, identifier_fields: Collection[str] 
     and a majority of agreeing common fields; the output does not depend on
     the order of ``sources`` except for the listing order, which follows it.
     ``identifier_fields`` names fields whose digit-only numbers count as
-    codes. Raises ``ValueError`` when two sources share an id.
+    codes. ``wanted_fields`` are the fields the request asked for (each a set
+    of alternative names): "most complete" then means showing more of them
+    first, and more fields only after that, so a row with the amount asked
+    for is kept over a longer row without it. Raises ``ValueError`` when two
+    sources share an id.
     """
     by_id = sources_by_id(sources)
+    wanted = tuple(frozenset(normalise_text(name) for name in group) for group in wanted_fields)
     with _collector_paused():
-        return _merge(sources, by_id, frozenset(normalise_text(k) for k in identifier_fields))
+        return _merge(sources, by_id, frozenset(normalise_text(k) for k in identifier_fields), wanted)
 
 
 @contextmanager
@@ -390,7 +400,12 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _merge(sources: Sequence[Source], by_id: dict[str, Source], identifier_keys: frozenset[str]) -> MergeResult:
+def _merge(
+    sources: Sequence[Source],
+    by_id: dict[str, Source],
+    identifier_keys: frozenset[str],
+    wanted: tuple[frozenset[str], ...] = (),
+) -> MergeResult:
     ordered = sorted(sources, key=lambda s: s.id)
     table = RowTable(ordered, identifier_keys)
     groups, verdicts, ambiguous = _groups(table)
@@ -463,7 +478,7 @@ def _merge(sources: Sequence[Source], by_id: dict[str, Source], identifier_keys:
             )
 
     return MergeResult(
-        rows=_in_reading_order(table, sources, groups, output_of),
+        rows=_in_reading_order(table, sources, groups, output_of, wanted),
         possible_duplicates=tuple(duplicates),
         merged_count=len(groups),
         input_count=total,
@@ -474,7 +489,11 @@ def _merge(sources: Sequence[Source], by_id: dict[str, Source], identifier_keys:
 
 
 def _in_reading_order(
-    table: RowTable, sources: Sequence[Source], groups: list[tuple[str, list[int]]], output_of: Sequence[int]
+    table: RowTable,
+    sources: Sequence[Source],
+    groups: list[tuple[str, list[int]]],
+    output_of: Sequence[int],
+    wanted: tuple[frozenset[str], ...],
 ) -> tuple[MergedRow, ...]:
     """Output rows in the order the sources were given; a merged row sits where its first observation was read."""
     total = len(table.raw)
@@ -497,7 +516,7 @@ def _in_reading_order(
             g = output_of[table.first[p] + index] - total
             if g not in emitted:
                 emitted.add(g)
-                output.append(_merged_row(table, *groups[g]))
+                output.append(_merged_row(table, *groups[g], wanted))
             start = index + 1
         output.extend(once)
     return tuple(output)
@@ -518,9 +537,14 @@ def _read_once(source: Source, grouped: Sequence[int]) -> list[MergedRow]:
     return rows_read_once(values, zip(zip(repeat(source.id), indices)))  # ((source id, index),) for each row
 
 
-def _merged_row(table: RowTable, code: str, rows: list[int]) -> MergedRow:
+def _merged_row(table: RowTable, code: str, rows: list[int], wanted: tuple[frozenset[str], ...]) -> MergedRow:
     """The most complete row of the group, unchanged, with a note naming the identifier and the sources."""
-    kept = min(rows, key=lambda r: (-len(table.items(r)), r))
+
+    def completeness(r: int) -> tuple[int, int, int]:
+        items = table.items(r)
+        return (-sum(1 for names in wanted if not names.isdisjoint(items)), -len(items), r)
+
+    kept = min(rows, key=completeness)
     source_ids = [table.source_id(r) for r in rows]
     note = (
         f"Merged: same identifier {table.shown(kept, code)} read in sources "

@@ -152,7 +152,7 @@ def _duplicate_sentences(merged: MergeResult) -> list[str]:
 def deliver(findings: Findings, plan: CollectionPlan, *, ledger: CollectionLedger, origin: str) -> StepResult:
     """The step's result for everything observed (see the module docstring for the contract)."""
     sources, link_notes = _combined_sources(findings)
-    merged = merge_rows(sources, identifier_fields=IDENTIFIER_FIELDS)
+    merged = merge_rows(sources, identifier_fields=IDENTIFIER_FIELDS, wanted_fields=plan.item_fields)
     rows: list[dict[str, CellValue]] = []
     for merged_row in merged.rows:
         values = dict(merged_row.values)

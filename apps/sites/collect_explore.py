@@ -13,6 +13,13 @@ control is not found again, the page's in-place preparation may be done
 again once for it; a click already dispatched is never repeated. The steps
 themselves (moving, reading, clicking) are :mod:`apps.sites.collect_walk`'s.
 
+Details come last: a row's detail is put aside when it comes up, and once
+the lists, their next pages, archives and periods are read, it is opened
+only if the item still lacks a requested field after everything read so far
+(an archive often shows what the list did not). A plain link of a page
+higher up (an archive, the next section) is followed by its observed
+address, without going back to that page first.
+
 Signals come first. When they are insufficient, the route chooser picks
 among observed controls (:mod:`apps.sites.collect_routes`): when nothing at
 all has been found, and when a complete collection has found rows yet
@@ -27,16 +34,18 @@ ending, a challenge), everything observed so far stays in the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from contextlib import suppress
 from typing import cast
 
 from playwright.sync_api import Error as PlaywrightError
 
+from apps.records.identity import comparable
 from apps.runtime.model_client import ModelUsage
 from apps.sites.acting import ClickOutcome
-from apps.sites.collect_findings import CollectionStop, Findings, StopReason
-from apps.sites.collect_frontier import Candidate, PageState
-from apps.sites.collect_revisit import page_address
+from apps.sites.collect_findings import CollectionStop, Findings, StopReason, identifier_codes
+from apps.sites.collect_frontier import Candidate, PageState, RowLink
+from apps.sites.collect_revisit import find_again, page_address
 from apps.sites.collect_routes import RouteNotChosen, ask_chooser
 from apps.sites.collect_visits import ItemVisits
 from apps.sites.collect_walk import MUST_REACH, CollectionRun, PageWalker, Stopped
@@ -84,6 +93,8 @@ class _Explorer:
         # Menus (by identity) whose opening revealed nothing to take: the same menu on another
         # page (a site-wide header) is not opened again, nor a page returned to for it.
         self.fruitless_menus: set[tuple[object, ...]] = set()
+        # Details put aside until the lists are read, with the page each belongs to.
+        self.deferred: list[tuple[PageState, Candidate]] = []
 
     def run(self, start_url: str | None) -> None:
         cloud_before = _cloud_requests(self.chooser, self.recogniser)
@@ -110,6 +121,11 @@ class _Explorer:
                 continue
             if candidate is None:
                 target = self._ancestor_with_work(state.parent)
+                if target is not None and (link := self._plain_link_first(target)) is not None:
+                    state = self._take(target, link)  # its address is known: no need to go back first
+                    continue
+                if target is None:
+                    target, candidate = self._deferred_detail(state)
                 if target is None:
                     target, candidate = self._chosen_route(state)
                     if target is None or candidate is None:
@@ -194,17 +210,58 @@ class _Explorer:
         if candidate.signal.kind == "menu" and _menu_key(control) in self.fruitless_menus:
             return False
         if candidate.signal.kind == "detail" and candidate.row is not None:
-            return candidate.row.identifier not in self.walker.detailed
+            return candidate.row.identifier not in self.walker.detailed and self._detail_needed(candidate.row)
         if candidate.signal.kind == "download" and candidate.row is not None:
             return candidate.row.identifier not in self.walker.downloaded
         return not (control.href and page_address(control.href) in self.walker.visited)
 
+    def _detail_needed(self, row: RowLink) -> bool:
+        """Whether the item lacks a requested field that no other row read for it shows.
+
+        Another row counts when it shows the same identifier, every requested field, and agrees
+        with this row on more common fields than it contradicts: the records layer then merges
+        the two and keeps that row, the one with the fields asked for.
+        """
+        values = dict(self.walker.row_values(row))
+        if not self.plan.missing_fields(values):
+            return False
+        codes = identifier_codes(values.get("identifier_number"))
+        return not any(
+            not self.plan.missing_fields(dict(other)) and _agrees(values, other)
+            for other in self.findings.rows_of(codes)
+        )
+
     def _next(self, state: PageState) -> Candidate | None:
         while state.pending:
             candidate = state.pending.pop(0)
-            if self._useful(candidate):
-                return candidate
+            if not self._useful(candidate):
+                continue
+            if candidate.signal.kind == "detail":
+                self.deferred.append((state, candidate))  # opened once the lists are read, if still needed
+                continue
+            return candidate
         return None
+
+    def _plain_link_first(self, target: PageState) -> Candidate | None:
+        """The next candidate of ``target`` when it is a plain link: followed by its observed address."""
+        candidate = target.pending[0] if target.pending else None
+        if candidate is None or candidate.signal.kind in ("detail", "download") or target.preparation:
+            return None  # a page prepared in place (a menu opened) is gone back to: its route is checked there
+        control = candidate.control
+        if not (control.role == "link" and control.href and self.walker.run.websites.allows(control.href)):
+            return None
+        if find_again(target.snapshot, control).kind != "found":
+            return None  # to be found again on the page itself (perhaps after its preparation)
+        return target.pending.pop(0)
+
+    def _deferred_detail(self, state: PageState) -> tuple[PageState | None, Candidate | None]:
+        """The next detail put aside that is still needed: this page's first, then in the order met."""
+        self.deferred.sort(key=lambda pair: pair[0] is not state)  # stable: the order met is kept
+        while self.deferred:
+            target, candidate = self.deferred.pop(0)
+            if self._useful(candidate):
+                return target, candidate
+        return None, None
 
     def _ancestor_with_work(self, state: PageState | None) -> PageState | None:
         while state is not None:
@@ -276,6 +333,13 @@ class _Explorer:
 
     def _useful_pending(self, state: PageState) -> int:
         return sum(1 for pending in state.pending if self._useful(pending))
+
+
+def _agrees(row: Mapping[str, object], other: Mapping[str, object]) -> bool:
+    """More common fields agree than contradict (the records layer's rule for merging two rows)."""
+    common = [key for key, value in row.items() if value and other.get(key)]
+    agreeing = sum(1 for key in common if comparable(row[key]) == comparable(other[key]))
+    return agreeing > len(common) - agreeing
 
 
 def _menu_key(control: Control) -> tuple[object, ...]:

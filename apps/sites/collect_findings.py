@@ -10,10 +10,11 @@ stopped early, is one :class:`CollectionStop` with a closed-set reason.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from apps.records.identity import ObservedLink
+from apps.records.identity import ObservedLink, identifier_field_codes
 from apps.records.rows import Source
 from apps.sites.collect_budget import LimitName
 from apps.sites.collect_documents import DocumentProblem, SavedDocument
@@ -41,6 +42,11 @@ class CollectionStop:
 
     reason: StopReason
     detail: str = ""
+
+
+def identifier_codes(value: object) -> frozenset[str]:
+    """The codes an identifier cell shows, compared without case (the records layer's reading)."""
+    return frozenset(key for key, _ in identifier_field_codes(value))
 
 
 @dataclass
@@ -85,6 +91,17 @@ class Findings:
             self.links.setdefault(list_source, []).append(ObservedLink(row_index, source.id))
         else:
             self.sources.append(source)
+
+    def rows_of(self, codes: frozenset[str]) -> list[Mapping[str, object]]:
+        """Every row read so far whose identifier shows exactly ``codes`` (``INV-20-005`` is not ``INV-200-05``)."""
+        if not codes:
+            return []
+        return [
+            row
+            for source in (*self.sources, *self.details.values())
+            for row in source.rows
+            if identifier_codes(row.get("identifier_number")) == codes
+        ]
 
     def row_count(self) -> int:
         return sum(len(source.rows) for source in self.sources) + sum(

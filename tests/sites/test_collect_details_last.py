@@ -1,0 +1,61 @@
+"""Details come last, in real Chromium: a bill's own page is opened only for what the lists did not show.
+
+Brightwater's customer area (``collect-signin``) lists every bill in "All
+bills" without amounts, has a page per bill (with the due date), and an
+archive by year with every amount. Asked for all bills, the collection reads
+the full list, then the archive (by its observed address, without going back
+to the hub), and needs no bill's page; asked for due dates too, it opens
+every bill's page, after the lists.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from apps.records.identity import comparable
+from tests.sites.collect_support import collect, pages_requested
+from tests.sites.fixture_web import WEB_ROOT, FixtureSite, FixtureWeb
+
+pytestmark = pytest.mark.browser
+DETAIL = "/private/bills/detail/"
+
+
+def _signed_in(page: Any, fixture_web: FixtureWeb) -> FixtureSite:
+    site = fixture_web.fresh("collect-signin")
+    credential = json.loads((WEB_ROOT / "collect-signin" / "credentials.json").read_text(encoding="utf-8"))
+    page.goto(site.url(credential["login_page"]))
+    page.get_by_label("Email address").fill(credential["username"])
+    page.get_by_label("Password").fill(credential["password"])
+    with page.expect_navigation():
+        page.get_by_role("button", name="Sign in").click()
+    return site
+
+
+def test_an_archive_showing_the_amounts_spares_every_bill_page(fixture_web: FixtureWeb, browser_page: Any) -> None:
+    site = _signed_in(browser_page, fixture_web)
+    collected = collect(browser_page, site, "/private/bills/", "all bills")
+    pages = pages_requested(site)  # after the sign-in's own pages
+    assert not [page for page in pages if page.startswith(DETAIL)], pages
+    assert pages.index("/private/bills/all-3.html") < pages.index("/private/bills/archive.html")
+    assert collected.ledger.actions["return"] == 0  # the archive's address was known: no way back to the hub
+    amounts = {row["identifier_number"]: comparable(str(row["amount"])) for row in collected.result.items}
+    assert len(amounts) == 9 and None not in amounts.values()
+    assert collected.result.outcome == "success", collected.notices()
+
+
+def test_a_field_only_the_bill_pages_show_opens_them_after_the_lists(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    site = _signed_in(browser_page, fixture_web)
+    collected = collect(browser_page, site, "/private/bills/", "all bills with due date and amount")
+    pages = pages_requested(site)
+    details = [page for page in pages if page.startswith(DETAIL)]
+    assert len(details) == 7  # the bills of the full list; the hub's two show their due date already
+    assert pages.index("/private/bills/archive-2025.html") < pages.index(details[0])
+    # Every bill whose page was opened has its due date; those only the archive shows have none to open.
+    opened = {page.removeprefix(DETAIL).removesuffix(".html") for page in details}
+    due = {row["identifier_number"]: row.get("due_date") for row in collected.result.items}
+    assert opened <= set(due) and all(due[number] for number in opened), due
