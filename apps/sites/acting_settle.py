@@ -123,6 +123,15 @@ class Settling:
         requests = self.watch.data_requests_since(self.mark)
         return self.asked_for_data() and not any(self.watch.is_open(request) for request in requests)
 
+    def _readable(self) -> Readiness:
+        return wait_until_readable(self.page, self.deadline, quiet=self.quiet, counter=self._main_counter())
+
+    def _main_counter(self) -> JSHandle | None:
+        """The change counter, when it counts the main frame's document still (a readiness check's)."""
+        if self.counter is None or self.frame is not self.page.main_frame or self.new_document():
+            return None
+        return self.counter
+
     def _drawn(self) -> bool:
         """The click changed the frame's DOM (content or attributes: a menu shown) since it was dispatched."""
         changes = _changes(self.frame, self.counter, self.deadline)
@@ -136,7 +145,7 @@ class Settling:
                 break
         if self.navigated():
             return self._settled("navigated", "navigation", self.after_navigation())
-        readiness = wait_until_readable(self.page, self.deadline, quiet=self.quiet)
+        readiness = self._readable()
         if self.navigated():
             return self._navigated_after(readiness)
         return self._settled("updated_in_place", "drawn_in_place", readiness)
@@ -154,7 +163,7 @@ class Settling:
     def after_navigation(self) -> Readiness:
         if not self.new_document():
             self._await_drawing()
-        return wait_until_readable(self.page, self.deadline, quiet=self.quiet)
+        return self._readable()
 
     def settle(self) -> Settled:
         try:
@@ -186,7 +195,7 @@ class Settling:
             if self.navigated():
                 return self._settled("navigated", "navigation", self.after_navigation())
             if self.answered_in_place():
-                readiness = wait_until_readable(self.page, self.deadline, quiet=self.quiet)
+                readiness = self._readable()
                 if not self.navigated():
                     return self._settled("updated_in_place", "answer_in_place", readiness)
                 return self._navigated_after(readiness)  # the answer sent the page elsewhere
@@ -200,7 +209,7 @@ class Settling:
             until = self.deadline if awaiting else grace_end
             if time.monotonic() >= until or not pause(self.page, until, EVENT_POLL):
                 break
-        readiness = wait_until_readable(self.page, self.deadline, quiet=self.quiet)
+        readiness = self._readable()
         if self.navigated():
             return self._navigated_after(readiness)
         changes = _changes(self.frame, self.counter, self.deadline)

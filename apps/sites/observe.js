@@ -330,11 +330,18 @@
         last = performance.now();
       });
       observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+      // The caller's own change counter (started before its click) says since when the DOM has
+      // not changed: a first look already that long after the last change needs no wait of its own.
+      const counted = request.counter && typeof request.counter.last === 'number' ? request.counter : null;
+      const answered = typeof request.answeredMsAgo === 'number' ? request.answeredMsAgo : Infinity;
+      const quietBefore = (now) => counted !== null && now - counted.last >= request.quickMs
+        && answered + (now - started) >= request.quickMs;
       const tick = () => {
         const now = performance.now();
         // A loaded document that did not change at all during the first look is stable at once;
         // one caught changing must then stay quiet for the whole window.
-        const still = mutations === 0 && document.readyState === 'complete' && now - started >= (request.quickMs || 0);
+        const looked = now - started >= (request.quickMs || 0) || quietBefore(now);
+        const still = mutations === 0 && document.readyState === 'complete' && looked;
         const quiet = now - last >= request.quietMs || (still && request.quickMs > 0);
         if (!quiet && now - started < request.maxMs) {
           setTimeout(tick, Math.max(10, Math.min(50, request.quietMs - (now - last))));
@@ -343,13 +350,15 @@
         observer.disconnect();
         resolve({ ready: true, readyState: document.readyState, quiet, mutations, veiled: veiled() });
       };
-      setTimeout(tick, Math.min(request.quickMs || request.quietMs, request.quietMs, request.maxMs));
+      const first = Math.min(request.quickMs || request.quietMs, request.quietMs, request.maxMs);
+      setTimeout(tick, quietBefore(performance.now()) ? 0 : first);
     });
   }
 
   function counter() {
-    const state = { count: 0, content: 0 };
+    const state = { count: 0, content: 0, last: performance.now() };
     const observer = new MutationObserver((records) => {
+      state.last = performance.now();
       state.count += records.length;
       state.content += records.filter((record) => record.type !== 'attributes').length;
     });

@@ -26,7 +26,7 @@ from datetime import timedelta
 from typing import Literal, Protocol
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Frame, Page
+from playwright.sync_api import Frame, JSHandle, Page
 
 from apps.sites.observation import ObservationFailed, PageAnswer, Snapshot
 from apps.sites.observation_limits import (
@@ -87,16 +87,22 @@ def pause(page: Page, deadline: float, every: timedelta = WAIT_POLL) -> bool:
     return True
 
 
-def _check(frame: Frame, deadline: float, quiet: timedelta) -> _Check | None:
+def _check(frame: Frame, deadline: float, quiet: timedelta, counter: JSHandle | None = None) -> _Check | None:
     """One in-page stability check; None when it errors, times out or answers nonsense."""
     slice_seconds = min(QUIET_CHECK_SLICE.total_seconds(), deadline - time.monotonic() - CHECK_MARGIN_SECONDS)
-    request = {
+    request: dict[str, object] = {
         "mode": "readiness",
         "quietMs": quiet.total_seconds() * 1000,
         "quickMs": min(QUICK_QUIET, quiet).total_seconds() * 1000,
         "maxMs": max(0.0, slice_seconds * 1000),
         "limits": OBSERVATION_LIMITS.for_page(),
     }
+    if counter is not None:
+        request["counter"] = counter
+        # The page may still be drawing the last answer it got: the counter's quiet counts only
+        # as long after that answer as after the last change.
+        answered = watch_page(frame.page).last_data_answer
+        request["answeredMsAgo"] = (time.monotonic() - answered) * 1000 if answered is not None else None
     try:
         answer = PageAnswer(run_page_script(frame, request, deadline))
         if not answer.flag("ready"):
@@ -136,7 +142,9 @@ def _parsed(frame: Frame) -> bool:
     return True
 
 
-def wait_until_readable(page: Page, deadline: float, *, quiet: timedelta = QUIET_WINDOW) -> Readiness:
+def wait_until_readable(
+    page: Page, deadline: float, *, quiet: timedelta = QUIET_WINDOW, counter: JSHandle | None = None
+) -> Readiness:
     """Wait until the page can be read, at most until ``deadline``; never a blind sleep.
 
     ``quiet`` is how long the DOM must have stayed unchanged. A caller that
@@ -144,6 +152,9 @@ def wait_until_readable(page: Page, deadline: float, *, quiet: timedelta = QUIET
     stability check) may pass ``LOADED_ONLY``: the document parsed and no data
     request young enough to wait for, known from Playwright's events alone
     (no check runs in the page, so a veil is the caller's to see in what it reads).
+    ``counter`` is the caller's change counter in the main frame's document (see
+    :mod:`apps.sites.acting_settle`): a DOM already unchanged for ``QUICK_QUIET`` by its
+    count is stable at the first look.
     """
     watch = watch_page(page)
     started = time.monotonic()
@@ -179,7 +190,7 @@ def wait_until_readable(page: Page, deadline: float, *, quiet: timedelta = QUIET
         elif deadline - time.monotonic() <= CHECK_MARGIN_SECONDS:
             pass  # no time left for a check: what held last still holds
         else:
-            check = _check(main, deadline, quiet)
+            check = _check(main, deadline, quiet, counter)
             if check is None:
                 blockers = ("check_failed",)
             elif check.ready_state == "loading":

@@ -86,6 +86,8 @@ class PageWatch:
         self._documents: dict[Frame, int] = {}
         self._navigations: dict[Frame, int] = {}
         self.popups: list[Page] = []
+        # When a data request last got its answer (monotonic), or None.
+        self.last_data_answer: float | None = None
         page.on("request", self._on_request)
         page.on("response", self._on_response)
         page.on("requestfinished", self._on_done)
@@ -106,6 +108,16 @@ class PageWatch:
             self._started_data.append((request, address))
         if navigation and frame is not None:
             self._documents[frame] = self._documents.get(frame, 0) + 1
+            self._learn_held(frame)
+
+    def _learn_held(self, frame: Frame) -> None:
+        """The frame leaves its document: data requests it held open past the patience were permanent
+        connections (their cancellation is never reported), so coming back, the same long poll is read
+        past from its start. While a request is open it is only read past: a slow answer still counts."""
+        now, patience = time.monotonic(), DATA_REQUEST_PATIENCE.total_seconds()
+        for item in self._open.values():
+            if item.frame is frame and item.data and not item.navigation and now - item.started >= patience:
+                self._permanent_addresses.add(item.address)
 
     def _on_response(self, response: Response) -> None:
         # A long poll answers only after holding the request: its address is a permanent connection.
@@ -113,6 +125,8 @@ class PageWatch:
         item = self._open.get(response.request)
         if item is not None:
             item.answered_at = time.monotonic()
+            if item.data:
+                self.last_data_answer = item.answered_at
         held = item is not None and time.monotonic() - item.started >= DATA_REQUEST_PATIENCE.total_seconds()
         if item is not None and held and item.data and not item.navigation:
             self._permanent_addresses.add(item.address)
@@ -169,22 +183,9 @@ class PageWatch:
         item = self._open.get(request)
         return item is not None and not _answered(item, time.monotonic())
 
-    def _learn_held(self, now: float) -> None:
-        """A data request still open past the patience makes its address a permanent connection.
-
-        Its answer may never come while the page is shown (a long poll cancelled by leaving the
-        page), so the address is learnt from the wait itself: coming back, the same long poll is
-        read past from its start instead of being waited for again.
-        """
-        patience = DATA_REQUEST_PATIENCE.total_seconds()
-        for item in self._open.values():
-            if item.data and not item.navigation and now - item.started >= patience and not _answered(item, now):
-                self._permanent_addresses.add(item.address)
-
     def pending_data(self, now: float | None = None) -> int:
         """Data requests still open that are young enough to be waited for (and not a known long poll)."""
         now = time.monotonic() if now is None else now
-        self._learn_held(now)
         patience = DATA_REQUEST_PATIENCE.total_seconds()
         return sum(
             1
