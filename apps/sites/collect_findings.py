@@ -74,6 +74,9 @@ class Findings:
     # Requests sent to cloud tiers during this collection (route choice and recognition).
     cloud_requests: int = 0
     _reads: int = 0
+    # rows_of's index: the rows read under each identifier's codes, and the sources indexed.
+    _by_codes: dict[frozenset[str], list[Mapping[str, object]]] = field(default_factory=dict, repr=False)
+    _coded: dict[str, Source] = field(default_factory=dict, repr=False)
 
     def source_id(self, title: str) -> str:
         """A new id for one read of a page: every read is distinct, even of the same page."""
@@ -96,12 +99,13 @@ class Findings:
         """Every row read so far whose identifier shows exactly ``codes`` (``INV-20-005`` is not ``INV-200-05``)."""
         if not codes:
             return []
-        return [
-            row
-            for source in (*self.sources, *self.details.values())
-            for row in source.rows
-            if identifier_codes(row.get("identifier_number")) == codes
-        ]
+        # Each source's identifiers are read once (a collection asks for every detail it meets).
+        for source in (*self.sources, *self.details.values()):
+            if self._coded.get(source.id) is not source:
+                self._coded[source.id] = source
+                for row in source.rows:
+                    self._by_codes.setdefault(identifier_codes(row.get("identifier_number")), []).append(row)
+        return list(self._by_codes.get(codes, ()))
 
     def row_count(self) -> int:
         return sum(len(source.rows) for source in self.sources) + sum(
