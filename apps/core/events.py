@@ -37,6 +37,7 @@ class TurnEvent(TypedDict, total=False):
         "turn.started",
         "turn.step_started",
         "turn.step_finished",
+        "turn.step_retried",
         "turn.confirmation_requested",
         "turn.input_requested",
         "turn.handoff_opened",
@@ -57,6 +58,8 @@ class TurnEvent(TypedDict, total=False):
     proposal: dict[str, str]
     files: list[dict[str, object]]
     cloud_requests: int
+    # Why a failed step is run once more (turn.step_retried): a closed error code, never a message.
+    error_code: str
     # A question to the user (turn.input_requested); never its answer.
     input_id: int
     kind: str

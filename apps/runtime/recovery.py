@@ -30,7 +30,8 @@ Otherwise the turn stops as before and its answer states the limitation
 unknown, or the step may have changed something. A retry that fails again is
 not retried again.
 
-A retry is recorded in the trace as ``step.retried`` and a declined one as
+A retry is published live (``turn.step_retried``, with the error's code) and
+recorded in the trace as ``step.retried``, and a declined one as
 ``step.not_retried``, with structural data only (step, tool, error class and
 code, the reason as a code); the retried step's record and result carry a
 notice saying it was retried. The boundary lets a step be recorded once per
@@ -55,7 +56,7 @@ from apps.runtime.manifests import Manifest
 from apps.runtime.models import StepRecord, Turn
 from apps.runtime.plans import Plan
 from apps.runtime.resume import CONTINUED_IN_RESUMED_TURN, READ_ONLY_CAPABILITIES
-from apps.runtime.trace import trace_record, turn_write
+from apps.runtime.trace import trace_record, turn_publish, turn_write
 
 # Automatic retries one step may get in a turn.
 MAX_STEP_RETRIES: Final = 1
@@ -190,6 +191,8 @@ def _step_retry(
             {"step": index, "tool": step.tool, "attempt": 2, "error_class": "recoverable", "error_code": code},
         )
         turn_write(turn)
+        # The live page shows the failed step running again rather than a failure that then changes.
+        turn_publish(turn, {"type": "turn.step_retried", "step": index, "tool": step.tool, "error_code": code})
     outcome = invoke_step(turn=turn, plan=plan, index=index, catalog=catalog, results=results, mandate=mandate)
     if outcome.result is None:
         return outcome

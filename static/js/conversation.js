@@ -180,6 +180,11 @@
       statusLine.textContent = "running";
     } else if (event.type === "turn.step_started") {
       stepItem(box, event.step, event.tool);
+    } else if (event.type === "turn.step_retried") {
+      var retried = stepItem(box, event.step, event.tool);
+      retried.dataset.outcome = "retrying";
+      retried.querySelector(".outcome").textContent = "retrying";
+      retried.querySelector(".summary").textContent = "failed (" + (event.error_code || "error") + "); trying once more";
     } else if (event.type === "turn.step_finished") {
       var item = stepItem(box, event.step, event.tool);
       item.dataset.outcome = event.outcome;

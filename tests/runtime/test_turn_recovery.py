@@ -100,6 +100,25 @@ def test_a_recoverable_failure_of_a_read_only_executor_succeeds_on_the_one_retry
     assert [(entry["step"], entry["outcome"]) for entry in finished] == [(1, "failed"), (1, "success"), (2, "success")]
 
 
+def test_the_retry_is_published_live_between_the_two_attempts(owner: User) -> None:
+    reader = ScriptedExecutor(_manifest("list_notes", {"files.read"}), [_failure("recoverable")])
+    seen: list[dict[str, Any]] = []
+    with observe_turn_events(lambda event: seen.append(dict(event))):
+        _run(owner, {"list_notes": reader}, ["list_notes"])
+    steps = [(event["type"], event.get("outcome")) for event in seen if event["type"].startswith("turn.step")]
+    assert steps == [
+        ("turn.step_started", None), ("turn.step_finished", "failed"),
+        ("turn.step_retried", None),
+        ("turn.step_started", None), ("turn.step_finished", "success"),
+    ]  # fmt: skip
+    [retried] = [event for event in seen if event["type"] == "turn.step_retried"]
+    # The code of the error, never its message.
+    assert {key: retried[key] for key in ("step", "tool", "error_code")} == {
+        "step": 1, "tool": "list_notes", "error_code": "busy"
+    }  # fmt: skip
+    assert "The source was busy." not in str(retried)
+
+
 def test_a_second_failure_is_not_retried_again(owner: User) -> None:
     reader = ScriptedExecutor(_manifest("list_notes", {"files.read"}), [_failure("recoverable")] * 3)
     after = ScriptedExecutor(_manifest("count_notes", {"files.read"}))
