@@ -157,6 +157,8 @@ def wait_until_readable(
     count is stable at the first look.
     """
     watch = watch_page(page)
+    # The caller's counter counts one document: a new one (a navigation during the wait) drops it.
+    counted_document = watch.mark(page.main_frame) if counter is not None else None
     started = time.monotonic()
     veil_seen = False
     blockers: tuple[Blocker, ...] = ()
@@ -190,7 +192,11 @@ def wait_until_readable(
         elif deadline - time.monotonic() <= CHECK_MARGIN_SECONDS:
             pass  # no time left for a check: what held last still holds
         else:
+            if counted_document is not None and watch.new_document_since(counted_document, main):
+                counter = counted_document = None
             check = _check(main, deadline, quiet, counter)
+            if check is None and counter is not None:
+                counter = counted_document = None  # its document may be gone: check without it
             if check is None:
                 blockers = ("check_failed",)
             elif check.ready_state == "loading":
