@@ -36,13 +36,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from contextlib import suppress
-from typing import cast
+from typing import Any, cast
 
 from playwright.sync_api import Error as PlaywrightError
 
-from apps.records.identity import comparable
+from apps.records.identity import merge_rows
+from apps.records.rows import Source
 from apps.runtime.model_client import ModelUsage
 from apps.sites.acting import ClickOutcome
+from apps.sites.collect_completeness import IDENTIFIER_FIELDS
 from apps.sites.collect_findings import CollectionStop, Findings, StopReason, identifier_codes
 from apps.sites.collect_frontier import Candidate, PageState, RowLink
 from apps.sites.collect_revisit import find_again, page_address
@@ -218,16 +220,15 @@ class _Explorer:
     def _detail_needed(self, row: RowLink) -> bool:
         """Whether the item lacks a requested field that no other row read for it shows.
 
-        Another row counts when it shows the same identifier, every requested field, and agrees
-        with this row on more common fields than it contradicts: the records layer then merges
-        the two and keeps that row, the one with the fields asked for.
+        Another row counts when it shows the same identifier and every requested field, and the
+        records layer merges the two (it then keeps that row, the one with the fields asked for).
         """
         values = dict(self.walker.row_values(row))
         if not self.plan.missing_fields(values):
             return False
         codes = identifier_codes(values.get("identifier_number"))
         return not any(
-            not self.plan.missing_fields(dict(other)) and _agrees(values, other)
+            not self.plan.missing_fields(dict(other)) and _merge_into_one(values, other)
             for other in self.findings.rows_of(codes)
         )
 
@@ -335,11 +336,10 @@ class _Explorer:
         return sum(1 for pending in state.pending if self._useful(pending))
 
 
-def _agrees(row: Mapping[str, object], other: Mapping[str, object]) -> bool:
-    """More common fields agree than contradict (the records layer's rule for merging two rows)."""
-    common = [key for key, value in row.items() if value and other.get(key)]
-    agreeing = sum(1 for key in common if comparable(row[key]) == comparable(other[key]))
-    return agreeing > len(common) - agreeing
+def _merge_into_one(row: Mapping[str, Any], other: Mapping[str, Any]) -> bool:
+    """Whether the records layer merges the two rows (same identifier, more fields agreeing than not)."""
+    sources = [Source("row", [dict(row)]), Source("other", [dict(other)])]
+    return len(merge_rows(sources, identifier_fields=IDENTIFIER_FIELDS).rows) == 1
 
 
 def _menu_key(control: Control) -> tuple[object, ...]:

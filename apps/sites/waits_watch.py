@@ -165,19 +165,16 @@ class PageWatch:
     def _permanent(self, item: _OpenRequest) -> bool:
         return item.data and (item.background or (not item.navigation and item.address in self._permanent_addresses))
 
-    def read_past(self, older_than: float, now: float | None = None) -> int:
-        """Take the data requests open longer than ``older_than`` for background connections; how many.
+    def read_past(self, older_than: float, now: float | None = None) -> None:
+        """Take the data requests open longer than ``older_than`` for background connections.
 
         A wait that found the page's data in (its loading veil lifted) reads past them, and so do
         the waits after it while they stay open: a click's answer is not waited for behind them.
         """
         now = time.monotonic() if now is None else now
-        taken = 0
         for item in self._open.values():
             if item.data and not item.navigation and now - item.started >= older_than and not _answered(item, now):
                 item.background = True
-                taken += 1
-        return taken
 
     def is_open(self, request: Request) -> bool:
         item = self._open.get(request)
@@ -185,13 +182,7 @@ class PageWatch:
 
     def pending_data(self, now: float | None = None) -> int:
         """Data requests still open that are young enough to be waited for (and not a known long poll)."""
-        now = time.monotonic() if now is None else now
-        patience = DATA_REQUEST_PATIENCE.total_seconds()
-        return sum(
-            1
-            for item in self._open.values()
-            if item.data and now - item.started < patience and not self._permanent(item) and not _answered(item, now)
-        )
+        return self.young_pending_data(DATA_REQUEST_PATIENCE.total_seconds(), now)
 
     def young_pending_data(self, younger_than: float, now: float | None = None) -> int:
         """Data requests still open (not a known long poll) that started less than ``younger_than`` ago."""
