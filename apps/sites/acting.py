@@ -168,16 +168,14 @@ def _same_element(first: ElementHandle, second: ElementHandle) -> bool:
         return False
 
 
-def _prepare(page: Page, control: Control, deadline: float) -> tuple[Frame, ElementHandle]:
-    """Check the control again; the element to click, or a refusal."""
-    if control.ambiguous:
-        raise Refused("ambiguous", "ambiguous_when_observed")
-    frame = frame_at(page, control.frame_path)
+def _prepare(frame: Frame, control: Control, deadline: float) -> tuple[ElementHandle, bool]:
+    """Check the control again in its frame; the element to click and whether it was scrolled
+    into view, or a refusal."""
     element, in_view = _find(frame, control, deadline)
     if in_view and not control.frame_path:
         # Wholly in view in the top document, reachable and enabled: nothing will scroll, and the
         # click itself checks again that it is visible, stable, enabled and hit before dispatching.
-        return frame, element
+        return element, False
     try:
         # Playwright's actionability checks (visible, stable, enabled, receives
         # the pointer), scrolling it into view; nothing is dispatched.
@@ -188,7 +186,7 @@ def _prepare(page: Page, control: Control, deadline: float) -> tuple[Frame, Elem
     # replaced document is never the same element (its handle no longer answers).
     if not _same_element(element, find_control(frame, control, deadline)):
         raise Refused("changed", "element_replaced")
-    return frame, element
+    return element, True
 
 
 def _stopped_before_dispatch(error: PlaywrightError) -> bool:
@@ -225,15 +223,28 @@ def click(
         return ClickOutcome("approval_spent")
     watch = watch_page(page)
     try:
-        frame, element = _prepare(page, control, deadline)
+        if control.ambiguous:
+            raise Refused("ambiguous", "ambiguous_when_observed")
+        frame = frame_at(page, control.frame_path)
     except Refused as refusal:
         return refusal.outcome
+    # The change counter starts before the lookup: the lookup's element handle makes Playwright
+    # prepare its own script in the page, and a call queued behind that would wait for it.
     settling = Settling(page, frame, watch, deadline, quiet=quiet, expect_in_place=expect_in_place)
+    try:
+        element, scrolled = _prepare(frame, control, deadline)
+    except Refused as refusal:
+        settling.abandon()
+        return refusal.outcome
+    if scrolled:
+        settling.restart_counter()  # what scrolling drew (lazy content) is not the click's doing
+    settling.restart_marks()
     approval.spend()
     try:
         timeout = max(1.0, min(remaining_ms(deadline), ACTIONABILITY_TIMEOUT.total_seconds() * 1000))
         element.click(timeout=timeout, no_wait_after=True)
     except PlaywrightError as error:
+        settling.abandon()
         if _stopped_before_dispatch(error):
             approval.refund()
             return ClickOutcome("not_found", "not_actionable", error_type=type(error).__name__)

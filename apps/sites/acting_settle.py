@@ -21,7 +21,6 @@ the whole navigation grace.
 from __future__ import annotations
 
 import time
-from contextlib import suppress
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
@@ -47,30 +46,62 @@ Evidence = Literal["navigation", "answer_in_place", "drawn_in_place", "new_page"
 ANSWER_TYPES = frozenset({"fetch", "xhr"})
 
 
-def mutation_counter(frame: Frame, deadline: float) -> JSHandle | None:
-    """A handle to an in-page counter of DOM changes (nothing is written to the page)."""
+# The change counter is a few lines of its own: each call sends it, not the whole page script.
+_COUNTER_SCRIPT = """({ afterFrames }) => {
+  const start = () => {
+    const state = { count: 0, content: 0, last: performance.now() };
+    const observer = new MutationObserver((records) => {
+      state.last = performance.now();
+      state.count += records.length;
+      state.content += records.filter((record) => record.type !== 'attributes').length;
+    });
+    observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+    state.stop = () => observer.disconnect();
+    return state;
+  };
+  if (!afterFrames) return start();
+  // After a scroll: its events are dispatched with the next frames, and what their handlers draw
+  // (lazy content) is not counted. A page that draws no frames (hidden) waits 100 ms instead.
+  return new Promise((resolve) => {
+    let done = false;
+    const go = () => { if (!done) { done = true; resolve(start()); } };
+    requestAnimationFrame(() => requestAnimationFrame(go));
+    setTimeout(go, 100);
+  });
+}"""
+_COUNT_SCRIPT = "({ counter }) => ({ ok: true, count: counter.count, content: counter.content })"
+_STOP_SCRIPT = (
+    "({ counter }) => { counter.stop(); return { ok: true, count: counter.count, content: counter.content }; }"
+)
+
+
+def mutation_counter(frame: Frame, deadline: float, *, after_frames: bool = False) -> JSHandle | None:
+    """A handle to an in-page counter of DOM changes (nothing is written to the page); with
+    ``after_frames`` it starts once the page drew two frames (what a scroll set off is drawn)."""
     try:
-        return page_script_handle(frame, {"mode": "counter"}, deadline)
+        return page_script_handle(frame, {"afterFrames": after_frames}, deadline, script=_COUNTER_SCRIPT)
+    except ObservationFailed:
+        return None
+
+
+def _counted(frame: Frame, counter: JSHandle | None, deadline: float, script: str) -> tuple[int, int] | None:
+    if counter is None:
+        return None
+    try:
+        answer = PageAnswer(run_page_script(frame, {"counter": counter}, deadline, script=script))
+        return answer.count("count"), answer.count("content")
     except ObservationFailed:
         return None
 
 
 def _changes(frame: Frame, counter: JSHandle | None, deadline: float) -> tuple[int, int] | None:
     """(all changes, content changes) since the counter started; None when unreadable."""
-    if counter is None:
-        return None
-    try:
-        answer = PageAnswer(run_page_script(frame, {"mode": "count", "counter": counter}, deadline))
-        return answer.count("count"), answer.count("content")
-    except ObservationFailed:
-        return None
+    return _counted(frame, counter, deadline, _COUNT_SCRIPT)
 
 
-def stop_counter(frame: Frame, counter: JSHandle | None, deadline: float) -> None:
-    if counter is None:
-        return
-    with suppress(ObservationFailed):
-        run_page_script(frame, {"mode": "stop", "counter": counter}, max(deadline, time.monotonic() + 0.5))
+def stop_counter(frame: Frame, counter: JSHandle | None, deadline: float) -> tuple[int, int] | None:
+    """Disconnect the counter; its last (all changes, content changes), None when unreadable."""
+    return _counted(frame, counter, max(deadline, time.monotonic() + 0.5), _STOP_SCRIPT)
 
 
 @dataclass(frozen=True)
@@ -100,9 +131,26 @@ class Settling:
         self.frame = frame
         self.watch = watch
         self.deadline = deadline
-        self.mark: WatchMark = watch.mark(frame)
-        self.main_mark: WatchMark = watch.mark(page.main_frame)
         self.counter = mutation_counter(frame, deadline)
+        self.counter_stopped = False
+        self.restart_marks()
+
+    def restart_marks(self) -> None:
+        """What the page's events said just before the click (the counter may have started earlier)."""
+        self.mark: WatchMark = self.watch.mark(self.frame)
+        self.main_mark: WatchMark = self.watch.mark(self.page.main_frame)
+
+    def restart_counter(self) -> None:
+        """Count again from now, once the page drew what a scroll set off."""
+        self.abandon()
+        self.counter = mutation_counter(self.frame, self.deadline, after_frames=True)
+        self.counter_stopped = False
+
+    def abandon(self) -> None:
+        """No click after all: the counter is stopped."""
+        if not self.counter_stopped:
+            stop_counter(self.frame, self.counter, self.deadline)
+            self.counter_stopped = True
 
     def navigated(self) -> bool:
         main = self.page.main_frame
@@ -169,7 +217,7 @@ class Settling:
         try:
             return self._settle()
         finally:
-            if not self.new_document():
+            if not self.counter_stopped and not self.new_document():
                 stop_counter(self.frame, self.counter, self.deadline)
 
     def _navigated_after(self, readiness: Readiness) -> Settled:
@@ -181,7 +229,8 @@ class Settling:
 
     def _opened_page(self) -> Settled:
         """A new tab or popup: the caller can use it now. This page was not waited for (not ``ready``)."""
-        changes = _changes(self.frame, self.counter, self.deadline)
+        changes = stop_counter(self.frame, self.counter, self.deadline)  # read and stopped in one call
+        self.counter_stopped = True
         effect: ClickEffect = "updated_in_place" if changes is not None and changes[0] else "no_change"
         waited = time.monotonic() - self.mark.at
         return self._settled(effect, "new_page", Readiness(False, waited, (), 0, False))

@@ -11,8 +11,6 @@
 //   readiness  waits until the DOM has been quiet for request.quietMs (a loaded
 //              document unchanged for the first request.quickMs is quiet at once;
 //              at most request.maxMs) and reports readyState and whether a veil covers
-//   counter    a mutation counter the caller keeps as a handle; count reads it,
-//              stop disconnects it
 //   same       whether request.element and request.other are one element
 //   identity   which document this is (its time origin and address)
 (request) => {
@@ -355,18 +353,6 @@
     });
   }
 
-  function counter() {
-    const state = { count: 0, content: 0, last: performance.now() };
-    const observer = new MutationObserver((records) => {
-      state.last = performance.now();
-      state.count += records.length;
-      state.content += records.filter((record) => record.type !== 'attributes').length;
-    });
-    observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-    state.stop = () => observer.disconnect();
-    return state;
-  }
-
   function cleanField(found) {
     return found.forms === 1 && found.matches === 1 && found.visible && found.editable;
   }
@@ -408,10 +394,7 @@
     case 'findFields': return fieldsAnswer(request.fields);
     case 'host': return host(request.element);
     case 'readiness': return readiness();
-    case 'counter': return counter();
-    case 'count': return { ok: true, count: request.counter.count, content: request.counter.content };
     case 'same': return { ok: true, same: request.element === request.other };
-    case 'stop': return { ok: true, stopped: request.counter.stop() === undefined };
     default: return identity();
   }
 }

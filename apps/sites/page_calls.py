@@ -1,4 +1,5 @@
-"""Running a read-only script in a frame within a deadline, without Playwright's per-document cost.
+"""Running a read-only script in a frame within a deadline, without Playwright's per-document cost;
+letting Playwright deliver events until one of interest arrives.
 
 ``Frame.evaluate`` has no timeout, and a page whose main thread is busy never
 answers it. ``Frame.wait_for_function`` has one, but its first call in every
@@ -13,14 +14,22 @@ They rely on two internals of Playwright's sync API (each wrapper's
 ``_impl_obj`` and ``_sync``, stable since its first release); if either is
 missing they fall back to ``wait_for_function``, which answers the same for a
 script that returns a truthy value at once — as every page script here does.
+
+:func:`idle` lets Playwright deliver events for a while. ``Page.wait_for_timeout``
+asks the driver for a timer and ends only when the driver answers; on a busy
+machine a 10 ms wait took 30 ms and an event that arrived in its first
+millisecond waited for the rest. ``idle`` sleeps on Playwright's own loop
+instead, and ends as soon as the caller's ``wake`` event is set (its event
+handlers set it), so a wait for a navigation or a new tab ends with the event.
 """
 
 from __future__ import annotations
 
 import asyncio
+from contextlib import suppress
 from typing import Any
 
-from playwright.sync_api import Frame, JSHandle
+from playwright.sync_api import Frame, JSHandle, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 _mapping: Any
@@ -64,3 +73,25 @@ def evaluate_handle_within(frame: Frame, script: str, arg: object, *, timeout_ms
         handle: JSHandle = answer
         return handle
     return frame.wait_for_function(script, arg=arg, timeout=timeout_ms, polling=50)
+
+
+def idle(page: Page, seconds: float, wake: asyncio.Event | None = None) -> None:
+    """Let Playwright deliver events for ``seconds``, ending sooner once ``wake`` is set.
+
+    ``wake`` belongs to Playwright's loop (set only by event handlers, which run there). Without
+    the sync API's internals this is ``page.wait_for_timeout``.
+    """
+    run = getattr(page, "_sync", None)
+    if run is None:
+        page.wait_for_timeout(seconds * 1000)
+        return
+
+    async def sleep() -> None:
+        if wake is None:
+            await asyncio.sleep(seconds)
+            return
+        wake.clear()
+        with suppress(TimeoutError):
+            await asyncio.wait_for(wake.wait(), seconds)
+
+    run(sleep())

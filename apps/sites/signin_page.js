@@ -118,7 +118,9 @@
   }
 
   if (request.mode === 'challenge') return { challenge: challenge() };
+  // The prose read answers for this frame's challenge widgets too (one call fewer).
+  const widget = request.markers.length ? challenge() : null;
   const found = containers();
-  if (found.length !== 1) return { reason: found.length ? 'ambiguous' : 'not_found', blocks: [] };
-  return { reason: 'found', blocks: prose(found[0].root) };
+  if (found.length !== 1) return { reason: found.length ? 'ambiguous' : 'not_found', blocks: [], challenge: widget };
+  return { reason: 'found', blocks: prose(found[0].root), challenge: widget };
 }

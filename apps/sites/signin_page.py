@@ -5,16 +5,21 @@ challenge widget, typing and reading back.
 The page script (``signin_page.js``) only reads. Values are typed by the
 browser and read back to be compared in constant time; they are never
 logged, returned or put in an exception.
+
+The prose and the challenge widgets are read for one observation: asked
+again about the same observed form or snapshot (the search, the outcome
+check and the check before typing all ask), the first read answers.
 """
 
 from __future__ import annotations
 
 import hmac
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import Literal, TypeVar
 
 from playwright.sync_api import ElementHandle, Frame, Page
 from playwright.sync_api import Error as PlaywrightError
@@ -26,6 +31,24 @@ from apps.sites.observation import Form, Snapshot
 from apps.sites.observation_reader import frames_at, remaining_ms
 
 LocateReason = Literal["found", "not_found", "ambiguous"]
+Answer = TypeVar("Answer")
+# Reads kept for the observations asked about last; each entry holds its page and observed object,
+# so their ids (the key) cannot be reused while it is kept.
+_READS_KEPT = 16
+_reads: OrderedDict[tuple[str, int, int], tuple[object, object, object]] = OrderedDict()
+
+
+def _read_once(kind: str, page: Page, observed: object, read: Callable[[], Answer]) -> Answer:
+    key = (kind, id(page), id(observed))
+    kept = _reads.get(key)
+    if kept is not None:
+        _reads.move_to_end(key)
+        return kept[2]  # type: ignore[return-value]
+    answer = read()
+    _reads[key] = (page, observed, answer)
+    while len(_reads) > _READS_KEPT:
+        _reads.popitem(last=False)
+    return answer
 
 
 @cache
@@ -66,28 +89,57 @@ def locate_fields(page: Page, form: Form, targets: Sequence[int], *, deadline: f
 
 def form_prose(page: Page, form: Form) -> tuple[Prose, ...]:
     """The form's static, visible prose in blocks, with their heading and FAQ context."""
+    return _read_once("prose", page, form, lambda: _read_prose(page, form)).blocks
+
+
+@dataclass(frozen=True)
+class _FormRead:
+    blocks: tuple[Prose, ...]
+    frame: Frame | None = None
+    challenge: bool | None = None  # a challenge widget in the form's frame (read in the same call)
+
+
+def _read_prose(page: Page, form: Form) -> _FormRead:
     frame = _frame(page, form)
     if frame is None:
-        return ()
+        return _FormRead(())
+    request = {**_request(form, "prose"), "markers": list(lexicon("signin")["challenge_markers"])}
     try:
-        answer = frame.evaluate(_script(), _request(form, "prose"))
+        answer = frame.evaluate(_script(), request)
     except PlaywrightError:
-        return ()
+        return _FormRead(())
     blocks = answer.get("blocks", []) if isinstance(answer, dict) else []
-    return tuple(
+    challenge = answer.get("challenge") if isinstance(answer, dict) else None
+    prose = tuple(
         Prose(str(block.get("text", "")), str(block.get("heading", "")), bool(block.get("inFaq")))
         for block in blocks
         if isinstance(block, dict)
     )
+    return _FormRead(prose, frame, challenge if isinstance(challenge, bool) else None)
 
 
 def challenge_visible(page: Page, snapshot: Snapshot) -> bool:
     """A visible challenge widget (a CAPTCHA frame or element) anywhere on the page."""
+    return _read_once("challenge", page, snapshot, lambda: _read_challenge(page, snapshot))
+
+
+def _read_challenge(page: Page, snapshot: Snapshot) -> bool:
     markers = lexicon("signin")["challenge_markers"]
     if any(marker in info.url.casefold() for info in snapshot.frames[1:] for marker in markers):
         return True
+    # Frames whose form prose was read for this observation answered already.
+    known: dict[Frame, bool] = {}
+    for form in snapshot.forms:
+        kept = _reads.get(("prose", id(page), id(form)))
+        read = kept[2] if kept is not None else None
+        if isinstance(read, _FormRead) and read.frame is not None and read.challenge is not None:
+            known[read.frame] = read.challenge
     request = {"mode": "challenge", "kind": "form", "fields": [], "markers": list(markers)}
     for frame in page.frames:
+        if frame in known:
+            if known[frame]:
+                return True
+            continue
         try:
             answer = frame.evaluate(_script(), request)
         except PlaywrightError:

@@ -41,6 +41,7 @@ from apps.sites.observation_limits import (
     WAIT_POLL,
 )
 from apps.sites.observation_reader import observe, run_page_script
+from apps.sites.page_calls import idle
 from apps.sites.waits_watch import watch_page
 
 Blocker = Literal["navigation", "requests", "veil", "changing", "check_failed", "closed"]
@@ -76,15 +77,15 @@ class _Check:
 
 
 def pause(page: Page, deadline: float, every: timedelta = WAIT_POLL) -> bool:
-    """Let Playwright deliver events for one poll interval; False when the page is gone."""
-    wait_ms = min(every.total_seconds(), deadline - time.monotonic()) * 1000
-    if wait_ms <= 0:
-        return not page.is_closed()
-    try:
-        page.wait_for_timeout(wait_ms)
-    except PlaywrightError:
-        return False
-    return True
+    """Let Playwright deliver events for one poll interval, or until the page's watch sees one;
+    False when the page is gone."""
+    wait_seconds = min(every.total_seconds(), deadline - time.monotonic())
+    if wait_seconds > 0:
+        try:
+            idle(page, wait_seconds, watch_page(page).wake)
+        except PlaywrightError:
+            return False
+    return not page.is_closed()
 
 
 def _check(frame: Frame, deadline: float, quiet: timedelta, counter: JSHandle | None = None) -> _Check | None:

@@ -18,6 +18,7 @@ watch is current after any call on the page.
 
 from __future__ import annotations
 
+import asyncio
 import time
 import weakref
 from dataclasses import dataclass
@@ -42,6 +43,7 @@ class _OpenRequest:
     address: tuple[str, str]  # method and URL without fragment
     answered_at: float | None = None  # when its response arrived
     background: bool = False  # read past as a background connection (see ``PageWatch.read_past``)
+    redirected: bool = False  # a document request answered by a redirect: its next hop follows
 
 
 def _answered(item: _OpenRequest, now: float) -> bool:
@@ -56,6 +58,12 @@ def _answered(item: _OpenRequest, now: float) -> bool:
         and item.answered_at is not None
         and now - item.answered_at >= ANSWER_BODY_GRACE.total_seconds()
     )
+
+
+# A document's redirect is followed by its next hop's request, reported a moment later (a separate
+# event). Until then the frame is still navigating; a hop never reported (refused before it left)
+# stops counting after this long.
+REDIRECT_HOP_GRACE_SECONDS = 1.0
 
 
 def _address(request: Request) -> tuple[str, str]:
@@ -85,17 +93,25 @@ class PageWatch:
         self._permanent_addresses: set[tuple[str, str]] = set()
         self._documents: dict[Frame, int] = {}
         self._navigations: dict[Frame, int] = {}
+        # Frames whose document request was redirected and whose next hop is not reported yet.
+        self._redirecting: dict[Frame, float] = {}
         self.popups: list[Page] = []
         # When a data request last got its answer (monotonic), or None.
         self.last_data_answer: float | None = None
+        # Set by every event below: a pause (apps.sites.waits.pause) ends with the event.
+        self.wake = asyncio.Event()
         page.on("request", self._on_request)
         page.on("response", self._on_response)
         page.on("requestfinished", self._on_done)
         page.on("requestfailed", self._on_done)
         page.on("framenavigated", self._on_navigated)
         page.on("popup", self._on_popup)
+        # A wait for the document to parse or load ends with its event too.
+        page.on("domcontentloaded", self._on_loaded)
+        page.on("load", self._on_loaded)
 
     def _on_request(self, request: Request) -> None:
+        self.wake.set()
         try:
             frame: Frame | None = request.frame
         except PlaywrightError:  # service-worker requests have no frame
@@ -107,6 +123,7 @@ class PageWatch:
         if data:
             self._started_data.append((request, address))
         if navigation and frame is not None:
+            self._redirecting.pop(frame, None)
             self._documents[frame] = self._documents.get(frame, 0) + 1
             self._learn_held(frame)
 
@@ -122,9 +139,11 @@ class PageWatch:
     def _on_response(self, response: Response) -> None:
         # A long poll answers only after holding the request: its address is a permanent connection.
         # (Its "finished" event may never come: a page that does not read the body leaves it open.)
+        self.wake.set()
         item = self._open.get(response.request)
         if item is not None:
             item.answered_at = time.monotonic()
+            item.redirected = item.navigation and 300 <= response.status < 400
             if item.data:
                 self.last_data_answer = item.answered_at
         held = item is not None and time.monotonic() - item.started >= DATA_REQUEST_PATIENCE.total_seconds()
@@ -132,12 +151,20 @@ class PageWatch:
             self._permanent_addresses.add(item.address)
 
     def _on_done(self, request: Request) -> None:
-        self._open.pop(request, None)
+        self.wake.set()
+        item = self._open.pop(request, None)
+        if item is not None and item.redirected and item.frame is not None:
+            self._redirecting[item.frame] = time.monotonic()
+
+    def _on_loaded(self, page: Page) -> None:
+        self.wake.set()
 
     def _on_popup(self, popup: Page) -> None:
+        self.wake.set()
         self.popups.append(popup)
 
     def _on_navigated(self, frame: Frame) -> None:
+        self.wake.set()
         self._navigations[frame] = self._navigations.get(frame, 0) + 1
 
     def mark(self, frame: Frame) -> WatchMark:
@@ -205,7 +232,10 @@ class PageWatch:
         )
 
     def navigation_pending(self, frame: Frame) -> bool:
-        """A document request for ``frame`` has not answered yet."""
+        """A document request for ``frame`` has not answered yet (or was redirected, its next hop to come)."""
+        redirected_at = self._redirecting.get(frame)
+        if redirected_at is not None and time.monotonic() - redirected_at < REDIRECT_HOP_GRACE_SECONDS:
+            return True
         return any(item.navigation and item.frame is frame for item in self._open.values())
 
     def popups_since(self, mark: WatchMark) -> tuple[Page, ...]:

@@ -86,3 +86,14 @@ def test_the_selected_tab_is_current_and_is_not_a_period_to_open(fixture_web: Fi
     _click_in_place(browser_page, other)
     again = only(observe(browser_page), role="tab", name="2026")
     assert not again.current and classify_control(again, object_words=("invoice",)) is not None
+
+
+def test_content_drawn_while_scrolling_to_the_control_is_not_the_clicks_doing(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    snapshot = open_and_read(browser_page, fixture_web.site("act-clicks").url("/scroll-drawn.html"))
+    control = only(snapshot, name="Show nothing")
+    assert not control.in_viewport  # the click scrolls to it first, and the page draws as it scrolls
+    outcome = _click_in_place(browser_page, control)
+    assert (outcome.kind, outcome.effect, outcome.evidence) == ("dispatched", "no_change", "grace_elapsed")
+    assert "Item 1" in observe(browser_page).text  # the page did draw, before the click

@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
+from apps.sites.signin_page import challenge_visible, form_prose
 from tests.sites.fixture_web import FixtureWeb
 from tests.sites.signin_support import TOTP_SEED, Asked, sign_in_to
+from tests.sites.test_observation_support import open_and_read, read
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -84,3 +86,15 @@ def test_captcha_words_in_an_faq_a_quotation_or_a_negation_are_not_a_request(
     site = fixture_web.fresh("signin-captcha")
     run = sign_in_to(owner, site.url(f"/{page}"), origins=[site.origin])
     assert run.outcome == "signed_in", run.result
+
+
+def test_the_prose_and_widgets_of_one_observation_are_read_once(fixture_web: FixtureWeb, browser_page: Any) -> None:
+    """The search, the outcome check and the check before typing ask about the same observation:
+    they get one answer for it, and a fresh observation reads the page again."""
+    snapshot = open_and_read(browser_page, fixture_web.site("signin-captcha").url("/widget-waiting.html"))
+    form = snapshot.forms[0]
+    assert form_prose(browser_page, form)  # read with its frame's widgets, in one call
+    assert challenge_visible(browser_page, snapshot)
+    browser_page.evaluate("document.querySelector('.cf-turnstile').remove()")
+    assert challenge_visible(browser_page, snapshot)  # the same observation, the same answer
+    assert not challenge_visible(browser_page, read(browser_page))
