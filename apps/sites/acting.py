@@ -206,6 +206,7 @@ def click(
     deadline: float,
     quiet: timedelta = QUIET_WINDOW,
     expect_in_place: bool = False,
+    look_when_drawn: bool = False,
 ) -> ClickOutcome:
     """Click an observed control once, then wait for what follows, within ``deadline``.
 
@@ -215,7 +216,8 @@ def click(
     ``updated_in_place`` or ``no_change``) and how the wait ended;
     ``dispatch_error_effect_unknown`` says the click may or may not have acted.
     ``quiet`` is the wait's quiet window (see :func:`apps.sites.waits.wait_until_readable`);
-    ``expect_in_place`` lets content drawn in place end the wait (:mod:`apps.sites.acting_settle`).
+    ``expect_in_place`` lets content drawn in place end the wait, and ``look_when_drawn`` ends it at
+    the first change, data still on its way (:mod:`apps.sites.acting_settle`).
     """
     if approval.control != control:
         raise ValueError("the approval is for another control")
@@ -230,7 +232,9 @@ def click(
         return refusal.outcome
     # The change counter starts before the lookup: the lookup's element handle makes Playwright
     # prepare its own script in the page, and a call queued behind that would wait for it.
-    settling = Settling(page, frame, watch, deadline, quiet=quiet, expect_in_place=expect_in_place)
+    settling = Settling(
+        page, frame, watch, deadline, quiet=quiet, expect_in_place=expect_in_place, look_when_drawn=look_when_drawn
+    )
     try:
         element, scrolled = _prepare(frame, control, deadline)
     except Refused as refusal:

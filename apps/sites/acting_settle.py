@@ -16,6 +16,13 @@ content the click drew in place, with no data asked for, is evidence too:
 a navigation then has ``DRAWN_NAVIGATION_GRACE`` to start (and is waited
 for if it does), and the wait ends once the page is quiet rather than after
 the whole navigation grace.
+
+A caller that can tell for itself whether what it needs has appeared (the
+collection revealing a row's details) may ask to look as soon as the click
+drew something in place (``look_when_drawn``): the wait then ends at the
+first change, even while data asked for by the click is still on its way
+(``drawn_early``; the page was not waited for). Whoever asks looks, and waits
+the usual way when what it needs is not there yet.
 """
 
 from __future__ import annotations
@@ -41,7 +48,9 @@ from apps.sites.waits_watch import PageWatch, WatchMark
 ClickEffect = Literal["navigated", "updated_in_place", "no_change"]
 # What ended the wait after the click: a navigation seen, an answer in place
 # (data asked and answered), a new tab or popup, the document gone, or the navigation grace elapsed.
-Evidence = Literal["navigation", "answer_in_place", "drawn_in_place", "new_page", "document_gone", "grace_elapsed"]
+Evidence = Literal[
+    "navigation", "answer_in_place", "drawn_in_place", "drawn_early", "new_page", "document_gone", "grace_elapsed"
+]
 # Requests that are an answer in place; a script or a document is not.
 ANSWER_TYPES = frozenset({"fetch", "xhr"})
 
@@ -70,6 +79,11 @@ _COUNTER_SCRIPT = """({ afterFrames }) => {
   });
 }"""
 _COUNT_SCRIPT = "({ counter }) => ({ ok: true, count: counter.count, content: counter.content })"
+# Stops the counter only once it counted a change: a look that ends the wait needs no second call.
+_STOP_IF_CHANGED_SCRIPT = (
+    "({ counter }) => { if (counter.count) counter.stop();"
+    " return { ok: true, count: counter.count, content: counter.content }; }"
+)
 _STOP_SCRIPT = (
     "({ counter }) => { counter.stop(); return { ok: true, count: counter.count, content: counter.content }; }"
 )
@@ -124,10 +138,12 @@ class Settling:
         *,
         quiet: timedelta = QUIET_WINDOW,
         expect_in_place: bool = False,
+        look_when_drawn: bool = False,
     ) -> None:
         self.page = page
         self.quiet = quiet
-        self.expect_in_place = expect_in_place
+        self.expect_in_place = expect_in_place or look_when_drawn
+        self.look_when_drawn = look_when_drawn
         self.frame = frame
         self.watch = watch
         self.deadline = deadline
@@ -185,6 +201,13 @@ class Settling:
         changes = _changes(self.frame, self.counter, self.deadline)
         return changes is not None and changes[0] > 0
 
+    def _drawn_stopping(self) -> bool:
+        """:meth:`_drawn`, the counter stopped in the same call when it counted a change."""
+        changes = _counted(self.frame, self.counter, self.deadline, _STOP_IF_CHANGED_SCRIPT)
+        drawn = changes is not None and changes[0] > 0
+        self.counter_stopped = self.counter_stopped or drawn
+        return drawn
+
     def _drawn_in_place(self) -> Settled:
         """Drawn in place: a navigation still has ``DRAWN_NAVIGATION_GRACE`` to start, then the page settles."""
         grace_end = min(self.deadline, self.mark.at + DRAWN_NAVIGATION_GRACE.total_seconds())
@@ -197,6 +220,13 @@ class Settling:
         if self.navigated():
             return self._navigated_after(readiness)
         return self._settled("updated_in_place", "drawn_in_place", readiness)
+
+    def _drawn_early(self) -> Settled:
+        """Drawn in place, looked at at once: not waited for (not ``ready``); what holds is said."""
+        pending = self.watch.pending_data()
+        waited = time.monotonic() - self.mark.at
+        readiness = Readiness(False, waited, ("requests",) if pending else ("changing",), 0, False)
+        return self._settled("updated_in_place", "drawn_early", readiness)
 
     def _await_drawing(self) -> None:
         """Only the address changed: give the page time to draw the new view."""
@@ -250,6 +280,8 @@ class Settling:
                 return self._navigated_after(readiness)  # the answer sent the page elsewhere
             if self.watch.popups_since(self.mark):
                 return self._opened_page()
+            if self.look_when_drawn and self._drawn_stopping():
+                return self._drawn_early()
             if self.expect_in_place and not self.asked_for_data() and self._drawn():
                 return self._drawn_in_place()
             # Once data was asked for, its answer is awaited past the grace (while

@@ -74,12 +74,19 @@ def _same_page(page: Page, address: str, origin: str) -> bool:
 
 
 def read_arrival(
-    page: Page, *, deadline: float, observer: Observer = observe, settled: Readiness | None = None
+    page: Page,
+    *,
+    deadline: float,
+    observer: Observer = observe,
+    settled: Readiness | None = None,
+    look_now: bool = False,
 ) -> Arrival:
     """Read the page after a navigation, with the one recovery read the spec allows.
 
     ``settled`` is how the click's own wait ended: a page it found readable
-    is observed at once instead of being waited for a second time. The
+    is observed at once instead of being waited for a second time; with
+    ``look_now`` the page is observed as it is (its reader checks what it
+    read, and reads again with the usual wait when that is not enough). The
     recovery read happens only on the page the read started on (same
     address without fragment, same origin) and is kept only if the page is
     still there once it is read.
@@ -89,7 +96,8 @@ def read_arrival(
         origin = str(origin_of(page.url))
     except InvalidOrigin:
         origin = ""
-    first = _read_settled(page, deadline, observer) if settled is not None and settled.ready else None
+    at_once = look_now or (settled is not None and settled.ready)
+    first = _read_settled(page, deadline, observer) if at_once else None
     if first is None or first.snapshot is None:
         first = read_page(page, deadline=deadline, observer=observer)
     if first.snapshot is not None:

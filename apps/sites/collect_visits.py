@@ -7,6 +7,13 @@ there. A detail opened in a new tab is read there once, if the tab is on an
 authorized website, and the tab is closed. A document's control is clicked
 once: no file, an error or a lost response is reported for that item and
 never clicked again.
+
+A detail revealed in place (an accordion) is looked at as soon as the click
+drew something: when the row's own record then shows every field the item
+lacked, each readable as its kind (a date as a date, an amount as an
+amount), nothing more is waited for — the way a person reads what appeared.
+Otherwise (a spinner, a placeholder, a field still missing) the page is
+read again after the usual wait for its data and a quiet DOM.
 """
 
 from __future__ import annotations
@@ -17,12 +24,15 @@ from contextlib import suppress
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
+from apps.records.amounts import UnreadableAmount, parse_amount
+from apps.records.dates import UnreadableDate, parse_date
 from apps.records.rows import Source
+from apps.records.vocabulary import classify_label
 from apps.sites.acting import ClickOutcome
 from apps.sites.collect_delivery import outside_request
 from apps.sites.collect_documents import DocumentProblem
 from apps.sites.collect_frontier import Candidate, PageState
-from apps.sites.collect_reading import ReadRow, RecordsUnreadable, read_records, row_matches
+from apps.sites.collect_reading import PageRecords, ReadRow, RecordsUnreadable, read_records, row_matches
 from apps.sites.collect_revisit import page_address
 from apps.sites.collect_walk import PageWalker
 from apps.sites.observation import Control
@@ -33,6 +43,8 @@ from apps.sites.waits import wait_until_readable
 DOWNLOAD_START_SECONDS = 5.0
 # A new tab gets this long to show its records, within the ledger's deadline.
 POPUP_READ_SECONDS = 10.0
+# Field kinds whose value must read as a date, or as an amount, to count as shown.
+_DATE_KINDS = frozenset({"issue_date", "due_date", "date", "period"})
 
 
 class ItemVisits:
@@ -83,7 +95,7 @@ class ItemVisits:
         if not expands and not self.ledger.allows_level(state.level + 1):
             self.findings.limits_met.add("levels")
             return state
-        outcome = self.walker.click(control, "in_place" if expands else "forward")
+        outcome = self.walker.click(control, "in_place" if expands else "forward", look_when_drawn=expands)
         if not outcome.invoked:
             self.findings.diagnostics[f"click_{outcome.kind}.{outcome.reason}"] += 1
             self.walker.left_unread(candidate, "could not be clicked")
@@ -120,8 +132,6 @@ class ItemVisits:
         several rows at once, are bound to no item. Other rows the change added are read as usual.
         """
         walker = self.walker
-        state.snapshot = walker.read(outcome.readiness)
-        records = walker.read_records_now()
         link = candidate.row
         if link is not None:
             walker.detailed.add(link.identifier)  # its control now reads differently: never clicked again
@@ -129,6 +139,13 @@ class ItemVisits:
             (row for source, index, row in state.rows if link and (source, index) == (link.source_id, link.row_index)),
             None,
         )
+        early = outcome.evidence == "drawn_early"
+        state.snapshot = walker.read(outcome.readiness, look_now=early)
+        records = walker.read_records_now()
+        if early and not self._shows_what_was_missing(original, records):
+            self.findings.diagnostics["detail_in_place_waited"] += 1
+            state.snapshot = walker.read()
+            records = walker.read_records_now()
         if records is None or original is None:
             walker.left_unread(candidate, "showed no readable detail")
             return state
@@ -145,6 +162,21 @@ class ItemVisits:
         walker.add_rows(state, others, state.snapshot.title, truncated=records.truncated)
         walker.finder.add(state, state.snapshot)
         return state
+
+    def _shows_what_was_missing(self, original: ReadRow | None, records: PageRecords | None) -> bool:
+        """One row grew from ``original`` and, with what it revealed, the item lacks no requested field,
+        each revealed value readable as its kind."""
+        if original is None or records is None:
+            return False
+        grown = [row for row in records.rows if row_matches(original, " ".join(row.cells))]
+        revealed = [_revealed(original, row) for row in grown]
+        revealed = [fields for fields in revealed if fields]
+        if len(revealed) != 1:
+            return False
+        values: dict[str, object] = {**original.values, **revealed[0]}
+        return not self.walker.run.plan.missing_fields(values) and all(
+            _reads_as_its_kind(code, value) for code, value in revealed[0].items()
+        )
 
     def download(self, state: PageState, candidate: Candidate, control: Control) -> PageState:
         saver = self.walker.run.saver
@@ -190,3 +222,18 @@ class ItemVisits:
 def _revealed(original: ReadRow, grown: ReadRow) -> dict[str, str | None]:
     """The fields ``grown`` shows that ``original`` lacked: only what the change revealed."""
     return {key: value for key, value in grown.values.items() if value and not original.values.get(key)}
+
+
+def _reads_as_its_kind(code: str, value: str | None) -> bool:
+    """A revealed value that is a real value of its field, not a placeholder ("…", "--", "Loading")."""
+    if not value or not any(character.isalnum() for character in value):
+        return False
+    kind = classify_label(code)
+    try:
+        if kind in _DATE_KINDS:
+            parse_date(value)
+        elif kind == "amount":
+            parse_amount(value)
+    except (UnreadableDate, UnreadableAmount):
+        return False
+    return True

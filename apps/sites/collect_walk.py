@@ -198,9 +198,12 @@ class PageWalker:
         except NavigationFailed:
             raise Stopped("navigation_failed") from None
 
-    def read(self, settled: Readiness | None = None) -> Snapshot:
-        """Read the page now shown, prepared and checked; stops the collection when it cannot go on."""
-        arrival = self._arrival(settled)
+    def read(self, settled: Readiness | None = None, *, look_now: bool = False) -> Snapshot:
+        """Read the page now shown, prepared and checked; stops the collection when it cannot go on.
+
+        ``look_now``: as it is, without waiting (the caller checks what it read, see ``read_arrival``).
+        """
+        arrival = self._arrival(settled, look_now=look_now)
         if arrival.snapshot is None:
             if self.ledger.exhausted() == "active_time":
                 self.findings.limits_met.add("active_time")
@@ -222,9 +225,11 @@ class PageWalker:
         self.visited.add(page_address(self.page.url))
         return snapshot
 
-    def _arrival(self, settled: Readiness | None) -> Arrival:
+    def _arrival(self, settled: Readiness | None, *, look_now: bool = False) -> Arrival:
         """Read the page arrived on, its one recovery read (if the document changed meanwhile) counted."""
-        arrival = read_arrival(self.page, deadline=self.ledger.deadline(), observer=self.run.observer, settled=settled)
+        arrival = read_arrival(
+            self.page, deadline=self.ledger.deadline(), observer=self.run.observer, settled=settled, look_now=look_now
+        )
         counters = self.findings.diagnostics
         if arrival.recovered:
             counters["recovery_read.recovered"] += 1
@@ -395,17 +400,22 @@ class PageWalker:
             label = candidate.control.label[:80]
             self.findings.left_unread.append(f"The control {label!r}, which leads to more items, {why}; not clicked.")
 
-    def click(self, control: Control, kind: ActionKind) -> ClickOutcome:
+    def click(self, control: Control, kind: ActionKind, *, look_when_drawn: bool = False) -> ClickOutcome:
+        """Click ``control``; ``look_when_drawn``: the caller looks at once at what the click drew
+        and waits itself when what it needs is not there yet (see :mod:`apps.sites.acting_settle`)."""
         self.spend(kind)
         approval, deadline = ClickApproval(control), self.ledger.deadline()
         # A control without an address (a tab, a menu, "details") is expected to change the page in place.
         in_place = kind == "in_place"
         if self.run.capture is None:
-            return click(self.page, control, approval=approval, deadline=deadline, expect_in_place=in_place)
+            return click(
+                self.page, control, approval=approval, deadline=deadline, expect_in_place=in_place,
+                look_when_drawn=look_when_drawn,
+            )  # fmt: skip
         # Something covering the control: a static copy and its measurements are kept for the operator.
         outcome, copy = click_or_capture(
             self.page, control, approval=approval, deadline=deadline, capture=self.run.capture,
-            expect_in_place=in_place,
+            expect_in_place=in_place, look_when_drawn=look_when_drawn,
         )  # fmt: skip
         if copy is not None:
             self.findings.diagnostics[f"obstruction_copy.{copy.kind}"] += 1

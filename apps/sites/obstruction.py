@@ -144,12 +144,16 @@ def click_or_capture(
     deadline: float,
     capture: CaptureContext,
     expect_in_place: bool = False,
+    look_when_drawn: bool = False,
 ) -> tuple[ClickOutcome, ObstructionCopy | None]:
     """:func:`acting.click`, plus an obstruction copy when something covers the control.
 
     The copy never changes the click's outcome, and nothing is retried.
     """
-    outcome = click(page, control, approval=approval, deadline=deadline, expect_in_place=expect_in_place)
+    outcome = click(
+        page, control, approval=approval, deadline=deadline, expect_in_place=expect_in_place,
+        look_when_drawn=look_when_drawn,
+    )  # fmt: skip
     if outcome.kind != "not_found" or outcome.reason not in OBSTRUCTED_REASONS:
         return outcome, None
     return outcome, save_obstruction_copy(page, control, capture=capture, reason=outcome.reason)

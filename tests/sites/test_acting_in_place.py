@@ -97,3 +97,17 @@ def test_content_drawn_while_scrolling_to_the_control_is_not_the_clicks_doing(
     outcome = _click_in_place(browser_page, control)
     assert (outcome.kind, outcome.effect, outcome.evidence) == ("dispatched", "no_change", "grace_elapsed")
     assert "Item 1" in observe(browser_page).text  # the page did draw, before the click
+
+
+def test_a_caller_that_looks_when_drawn_gets_the_page_before_the_clicks_request_answers(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    # The panel is drawn at once; the beacon its button sends is answered later (or never read).
+    snapshot = open_and_read(browser_page, fixture_web.site("collect-accordion").url("/caricamento.html"))
+    button = snapshot.matching(name="Dettagli")[0]
+    outcome = click(
+        browser_page, button, approval=ClickApproval(button), deadline=deadline_in(15), look_when_drawn=True
+    )
+    assert (outcome.kind, outcome.effect, outcome.evidence) == ("dispatched", "updated_in_place", "drawn_early")
+    assert outcome.readiness is not None and not outcome.readiness.ready
+    assert "caricamento" in observe(browser_page).text  # what was drawn first: the values are on their way

@@ -75,3 +75,26 @@ def test_a_table_rows_detail_row_opened_in_place_enriches_that_row(fixture_web: 
     assert collected.item("AT-2026-0402")["amount"] == "47,50 €"
     assert presses_become(browser_page, site, ["t-AT-2026-0401", "t-AT-2026-0402"])
     assert collected.result.outcome == "success", collected.notices()
+
+
+def test_a_detail_drawn_with_placeholders_is_read_once_its_values_arrive(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    # Each panel opens at once showing "…" and gets its values from an answer 400 ms later: the first
+    # look sees placeholders, so the page is read again after the usual wait for its data.
+    site = fixture_web.fresh("collect-accordion")
+    collected = collect(browser_page, site, "/caricamento.html", WHAT)
+    assert collected.item("AT-2026-0501")["due_date"] == "31/03/2026"
+    assert collected.item("AT-2026-0502")["amount"] == "47,10 €"
+    assert collected.findings.diagnostics["detail_in_place_waited"] == 2
+    assert collected.result.outcome == "success", collected.notices()
+
+
+def test_a_detail_shown_at_once_is_read_without_waiting_for_the_pages_other_requests(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    # fatture.html reveals each row's values in place and sends a beacon it never reads the answer of.
+    site = fixture_web.fresh("collect-accordion")
+    collected = collect(browser_page, site, "/fatture.html", WHAT)
+    assert collected.findings.diagnostics["detail_in_place"] == 4
+    assert collected.findings.diagnostics["detail_in_place_waited"] == 0
