@@ -13,6 +13,12 @@ fresh read that would land there is refused (``left_page``). The fresh read
 is checked like any other: a challenge or a preparation that needs the user
 still blocks.
 
+A loaded page with nothing left to load is observed first and then checked:
+a change counter started just before the observation must count no change
+through the quiet window the usual wait asks for (:func:`_read_then_check`).
+The observation then overlaps that window instead of following it; a page
+that changed meanwhile is observed again once it is quiet.
+
 A page may need preparing before it is read for records (rejecting
 cookies, closing an overlay): that is the ``prepare_page`` hook, built
 elsewhere. A request to verify humanity, or a preparation that needs the
@@ -28,13 +34,15 @@ from dataclasses import dataclass
 
 from playwright.sync_api import Page
 
+from apps.sites.acting_settle import mutation_counter, stop_counter
 from apps.sites.collect_revisit import page_address
 from apps.sites.humanity import Prose, humanity_request
 from apps.sites.limits import RECOVERY_READ_TIMEOUT
 from apps.sites.observation import ObservationFailed, Snapshot
 from apps.sites.observation_limits import OBSERVATION_TIMEOUT
 from apps.sites.observation_reader import observe
-from apps.sites.waits import Observer, PageRead, Readiness, read_page
+from apps.sites.waits import Observer, PageRead, Readiness, read_page, wait_until_readable
+from apps.sites.waits_watch import watch_page
 from apps.sites.websites import InvalidOrigin, origin_of
 
 _CHANGED = frozenset({"changed", "navigating"})
@@ -97,8 +105,8 @@ def read_arrival(
     except InvalidOrigin:
         origin = ""
     at_once = look_now or (settled is not None and settled.ready)
-    first = _read_settled(page, deadline, observer) if at_once else None
-    if first is None or first.snapshot is None:
+    first = _read_settled(page, deadline, observer) if at_once else _read_then_check(page, deadline, observer)
+    if first is None:
         first = read_page(page, deadline=deadline, observer=observer)
     if first.snapshot is not None:
         return Arrival(first.snapshot)
@@ -125,6 +133,51 @@ def _read_settled(page: Page, deadline: float, observer: Observer) -> PageRead |
     except ObservationFailed:
         return None
     return PageRead(snapshot, Readiness(True, 0.0, (), 0, False), 1)
+
+
+def _read_then_check(page: Page, deadline: float, observer: Observer) -> PageRead | None:
+    """Observe a loaded page at once, then show it stayed unchanged through the quiet window;
+    None (wait and read as usual) when it was still loading, veiled or could not be read."""
+    watch = watch_page(page)
+    main = page.main_frame
+    if watch.navigation_pending(main) or watch.pending_data():
+        return None
+    counter = mutation_counter(main, deadline)
+    if counter is None:
+        return None
+    mark = watch.mark(main)
+    stopped = False
+    try:
+        try:
+            snapshot = observer(page, deadline=min(deadline, time.monotonic() + OBSERVATION_TIMEOUT.total_seconds()))
+        except ObservationFailed as failure:
+            if failure.reason in _CHANGED:
+                # The page changed under this first read: it counts as :func:`read_page`'s first
+                # attempt, and its one read again follows the usual wait.
+                return _read_again(page, deadline, observer)
+            return None
+        if snapshot.veiled:
+            return None
+        # The counter started before the observation: its quiet since then is the page's.
+        readiness = wait_until_readable(page, deadline, counter=counter)
+        if not readiness.ready or watch.new_document_since(mark, main):
+            return None
+        changes, stopped = stop_counter(main, counter, deadline), True
+        if changes is not None and changes[0] == 0:
+            return PageRead(snapshot, readiness, 1)
+        return _read_settled(page, deadline, observer)  # it changed after the observation and is quiet now
+    finally:
+        if not stopped:
+            stop_counter(main, counter, deadline)
+
+
+def _read_again(page: Page, deadline: float, observer: Observer) -> PageRead:
+    readiness = wait_until_readable(page, deadline)
+    try:
+        snapshot = observer(page, deadline=min(deadline, time.monotonic() + OBSERVATION_TIMEOUT.total_seconds()))
+    except ObservationFailed as failure:
+        return PageRead(None, readiness, 2, failure.reason)
+    return PageRead(snapshot, readiness, 2)
 
 
 def challenge_shown(snapshot: Snapshot) -> bool:

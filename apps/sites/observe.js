@@ -348,8 +348,11 @@
         observer.disconnect();
         resolve({ ready: true, readyState: document.readyState, quiet, mutations, veiled: veiled() });
       };
-      const first = Math.min(request.quickMs || request.quietMs, request.quietMs, request.maxMs);
-      setTimeout(tick, quietBefore(performance.now()) ? 0 : first);
+      // With a counter, the first look comes when its quiet would be long enough, not a whole window later.
+      const counterQuietIn = counted === null ? Infinity
+        : Math.max(0, request.quickMs - (started - counted.last), request.quickMs - answered);
+      const first = Math.min(request.quickMs || request.quietMs, request.quietMs, request.maxMs, counterQuietIn);
+      setTimeout(tick, first);
     });
   }
 
