@@ -154,6 +154,7 @@ class Settling:
     def restart_marks(self) -> None:
         """What the page's events said just before the click (the counter may have started earlier)."""
         self.mark: WatchMark = self.watch.mark(self.frame)
+        self.dispatched_at = self.mark.at
         self.main_mark: WatchMark = self.watch.mark(self.page.main_frame)
 
     def restart_counter(self) -> None:
@@ -210,7 +211,7 @@ class Settling:
 
     def _drawn_in_place(self) -> Settled:
         """Drawn in place: a navigation still has ``DRAWN_NAVIGATION_GRACE`` to start, then the page settles."""
-        grace_end = min(self.deadline, self.mark.at + DRAWN_NAVIGATION_GRACE.total_seconds())
+        grace_end = min(self.deadline, self.dispatched_at + DRAWN_NAVIGATION_GRACE.total_seconds())
         while not self.navigated() and not self.asked_for_data() and time.monotonic() < grace_end:
             if not pause(self.page, grace_end, EVENT_POLL):
                 break
@@ -244,6 +245,9 @@ class Settling:
         return self._readable()
 
     def settle(self) -> Settled:
+        # The graces count from the click's dispatch: Playwright's own checks before it (longer on a
+        # busy machine) are no time the page had to start a navigation.
+        self.dispatched_at = time.monotonic()
         try:
             return self._settle()
         finally:
@@ -269,7 +273,7 @@ class Settling:
         return Settled(effect, evidence, readiness, time.monotonic() - self.mark.at)
 
     def _settle(self) -> Settled:
-        grace_end = min(self.deadline, self.mark.at + NAVIGATION_START_GRACE.total_seconds())
+        grace_end = min(self.deadline, self.dispatched_at + NAVIGATION_START_GRACE.total_seconds())
         while True:
             if self.navigated():
                 return self._settled("navigated", "navigation", self.after_navigation())

@@ -111,3 +111,18 @@ def test_a_caller_that_looks_when_drawn_gets_the_page_before_the_clicks_request_
     assert (outcome.kind, outcome.effect, outcome.evidence) == ("dispatched", "updated_in_place", "drawn_early")
     assert outcome.readiness is not None and not outcome.readiness.ready
     assert "caricamento" in observe(browser_page).text  # what was drawn first: the values are on their way
+
+
+def test_the_navigation_grace_counts_from_the_clicks_dispatch_not_from_playwrights_checks(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    # The button slides for a second: Playwright waits for it to stand still (longer than the grace)
+    # before dispatching; the page then draws a notice and moves on 100 ms later.
+    snapshot = open_and_read(browser_page, fixture_web.site("act-clicks").url("/inplace.html"))
+    browser_page.evaluate(
+        "document.getElementById('save').animate("
+        "[{transform: 'translateX(0)'}, {transform: 'translateX(40px)'}], {duration: 1000})"
+    )
+    outcome = _click_in_place(browser_page, only(snapshot, name="Save and continue"))
+    assert (outcome.effect, outcome.evidence) == ("navigated", "navigation")
+    assert observe(browser_page).title == "Page two"
