@@ -126,10 +126,15 @@ def read_arrival(
     return Arrival(None, second.failure or "unreadable")
 
 
+def _observe(page: Page, deadline: float, observer: Observer) -> Snapshot:
+    """One observation, bounded by ``OBSERVATION_TIMEOUT`` within ``deadline``."""
+    return observer(page, deadline=min(deadline, time.monotonic() + OBSERVATION_TIMEOUT.total_seconds()))
+
+
 def _read_settled(page: Page, deadline: float, observer: Observer) -> PageRead | None:
     """Observe a page already found readable; None (wait and read as usual) when it changed meanwhile."""
     try:
-        snapshot = observer(page, deadline=min(deadline, time.monotonic() + OBSERVATION_TIMEOUT.total_seconds()))
+        snapshot = _observe(page, deadline, observer)
     except ObservationFailed:
         return None
     return PageRead(snapshot, Readiness(True, 0.0, (), 0, False), 1)
@@ -149,7 +154,7 @@ def _read_then_check(page: Page, deadline: float, observer: Observer) -> PageRea
     stopped = False
     try:
         try:
-            snapshot = observer(page, deadline=min(deadline, time.monotonic() + OBSERVATION_TIMEOUT.total_seconds()))
+            snapshot = _observe(page, deadline, observer)
         except ObservationFailed as failure:
             if failure.reason in _CHANGED:
                 # The page changed under this first read: it counts as :func:`read_page`'s first
@@ -174,7 +179,7 @@ def _read_then_check(page: Page, deadline: float, observer: Observer) -> PageRea
 def _read_again(page: Page, deadline: float, observer: Observer) -> PageRead:
     readiness = wait_until_readable(page, deadline)
     try:
-        snapshot = observer(page, deadline=min(deadline, time.monotonic() + OBSERVATION_TIMEOUT.total_seconds()))
+        snapshot = _observe(page, deadline, observer)
     except ObservationFailed as failure:
         return PageRead(None, readiness, 2, failure.reason)
     return PageRead(snapshot, readiness, 2)

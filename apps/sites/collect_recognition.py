@@ -167,19 +167,24 @@ def _collapsed(text: str) -> str:
     return " ".join(text.split())
 
 
+def reads_as_its_kind(key: str, value: str) -> bool:
+    """A date field's value reads as a date and an amount field's as an amount (other fields: any text)."""
+    try:
+        if key in DATE_FIELDS:
+            parse_date(value)
+        elif key in AMOUNT_FIELDS:
+            parse_amount(value)
+    except (UnreadableDate, UnreadableAmount):
+        return False
+    return True
+
+
 def _checked_value(key: str, value: str, observed: str) -> str | None:
     """``value`` as observed when it occurs in the text and reads as its kind, else None."""
     shown = _collapsed(value)
     if not shown or len(shown) > MAX_CELL_CHARS or shown not in observed:
         return None
-    try:
-        if key in DATE_FIELDS:
-            parse_date(shown)
-        elif key in AMOUNT_FIELDS:
-            parse_amount(shown)
-    except (UnreadableDate, UnreadableAmount):
-        return None
-    return shown
+    return shown if reads_as_its_kind(key, shown) else None
 
 
 def validate_records(records: tuple[dict[str, str], ...], *, text: str, fields: tuple[str, ...]) -> ValidatedRecords:

@@ -24,15 +24,13 @@ from contextlib import suppress
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from apps.records.amounts import UnreadableAmount, parse_amount
-from apps.records.dates import UnreadableDate, parse_date
 from apps.records.rows import Source
-from apps.records.vocabulary import classify_label
 from apps.sites.acting import ClickOutcome
 from apps.sites.collect_delivery import outside_request
 from apps.sites.collect_documents import DocumentProblem
 from apps.sites.collect_frontier import Candidate, PageState
 from apps.sites.collect_reading import PageRecords, ReadRow, RecordsUnreadable, read_records, row_matches
+from apps.sites.collect_recognition import reads_as_its_kind
 from apps.sites.collect_revisit import page_address
 from apps.sites.collect_walk import PageWalker
 from apps.sites.observation import Control
@@ -43,8 +41,6 @@ from apps.sites.waits import wait_until_readable
 DOWNLOAD_START_SECONDS = 5.0
 # A new tab gets this long to show its records, within the ledger's deadline.
 POPUP_READ_SECONDS = 10.0
-# Field kinds whose value must read as a date, or as an amount, to count as shown.
-_DATE_KINDS = frozenset({"issue_date", "due_date", "date", "period"})
 
 
 class ItemVisits:
@@ -175,7 +171,7 @@ class ItemVisits:
             return False
         values: dict[str, object] = {**original.values, **revealed[0]}
         return not self.walker.run.plan.missing_fields(values) and all(
-            _reads_as_its_kind(code, value) for code, value in revealed[0].items()
+            _shown_value(code, value) for code, value in revealed[0].items()
         )
 
     def download(self, state: PageState, candidate: Candidate, control: Control) -> PageState:
@@ -224,16 +220,8 @@ def _revealed(original: ReadRow, grown: ReadRow) -> dict[str, str | None]:
     return {key: value for key, value in grown.values.items() if value and not original.values.get(key)}
 
 
-def _reads_as_its_kind(code: str, value: str | None) -> bool:
+def _shown_value(code: str, value: str | None) -> bool:
     """A revealed value that is a real value of its field, not a placeholder ("…", "--", "Loading")."""
     if not value or not any(character.isalnum() for character in value):
         return False
-    kind = classify_label(code)
-    try:
-        if kind in _DATE_KINDS:
-            parse_date(value)
-        elif kind == "amount":
-            parse_amount(value)
-    except (UnreadableDate, UnreadableAmount):
-        return False
-    return True
+    return reads_as_its_kind(code, value)

@@ -14,6 +14,7 @@ check and the check before typing all ask), the first read answers.
 from __future__ import annotations
 
 import hmac
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,21 +34,30 @@ from apps.sites.observation_reader import frames_at, remaining_ms
 LocateReason = Literal["found", "not_found", "ambiguous"]
 Answer = TypeVar("Answer")
 # Reads kept for the observations asked about last; each entry holds its page and observed object,
-# so their ids (the key) cannot be reused while it is kept.
+# so their ids (the key) cannot be reused while it is kept. Per thread: a worker runs several
+# sessions at once, each page used by one thread only (sync Playwright).
 _READS_KEPT = 16
-_reads: OrderedDict[tuple[str, int, int], tuple[object, object, object]] = OrderedDict()
+_ReadsKept = OrderedDict[tuple[str, int, int], tuple[object, object, object]]
+_local = threading.local()
+
+
+def _reads() -> _ReadsKept:
+    reads: _ReadsKept | None = getattr(_local, "reads", None)
+    if reads is None:
+        reads = _local.reads = OrderedDict()
+    return reads
 
 
 def _read_once(kind: str, page: Page, observed: object, read: Callable[[], Answer]) -> Answer:
-    key = (kind, id(page), id(observed))
-    kept = _reads.get(key)
+    reads, key = _reads(), (kind, id(page), id(observed))
+    kept = reads.get(key)
     if kept is not None:
-        _reads.move_to_end(key)
+        reads.move_to_end(key)
         return kept[2]  # type: ignore[return-value]
     answer = read()
-    _reads[key] = (page, observed, answer)
-    while len(_reads) > _READS_KEPT:
-        _reads.popitem(last=False)
+    reads[key] = (page, observed, answer)
+    while len(reads) > _READS_KEPT:
+        reads.popitem(last=False)
     return answer
 
 
@@ -130,7 +140,7 @@ def _read_challenge(page: Page, snapshot: Snapshot) -> bool:
     # Frames whose form prose was read for this observation answered already.
     known: dict[Frame, bool] = {}
     for form in snapshot.forms:
-        kept = _reads.get(("prose", id(page), id(form)))
+        kept = _reads().get(("prose", id(page), id(form)))
         read = kept[2] if kept is not None else None
         if isinstance(read, _FormRead) and read.frame is not None and read.challenge is not None:
             known[read.frame] = read.challenge
