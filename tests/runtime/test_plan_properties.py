@@ -180,7 +180,9 @@ def scalar_strategy(spec: ArgSpec, kind: str) -> st.SearchStrategy[Any]:
         return st.floats(min_value=spec.minimum, max_value=spec.maximum, allow_nan=False, allow_infinity=False)
     if kind == "boolean":
         return st.booleans()
-    return st.dictionaries(st.text(max_size=5), scalars, max_size=3)
+    # A valid plan's literal object holds no reference opener ("{{"), in its keys or its values.
+    literal_scalars = scalars.filter(lambda value: not (isinstance(value, str) and "{{" in value))
+    return st.dictionaries(st.text(max_size=5).filter(lambda key: "{{" not in key), literal_scalars, max_size=3)
 
 
 @st.composite
