@@ -306,6 +306,10 @@ def _release_database_sessions(django_db_setup: None, django_db_blocker: Any) ->
 
     if connection.vendor != "postgresql":
         return
+    # A run whose tests use no database (a rerun of a few) never created the test database.
+    creation: Any = connection.creation  # its test-name rule (Django's own, not public)
+    if connection.settings_dict["NAME"] != creation._get_test_db_name():
+        return
     with django_db_blocker.unblock(), connection.cursor() as cursor:
         cursor.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "

@@ -41,10 +41,11 @@ FORM_PATIENCE_SECONDS = 3.0
 # After submitting, how long the page is observed for an outcome (once extended by as much
 # when the form's own script request has not answered yet).
 OUTCOME_INTERVAL_SECONDS = 5.0
-# Sign-in evidence must be seen this many times in a row, on the same address, this far apart
-# (long enough for a script run at the page's load to have sent it elsewhere).
+# Sign-in evidence must be seen this many times in a row, on the same address. The next look
+# comes once the page has loaded and drawn two frames since (a script run at its load has had
+# its chance to send it elsewhere), or after this long for a page that never finishes loading.
 STABILITY_OBSERVATIONS = 2
-STABILITY_GAP_SECONDS = 0.05
+STABILITY_PATIENCE_SECONDS = 2.0
 OBSERVE_EVERY_SECONDS = 0.25
 # The whole procedure, when the step gives no deadline of its own.
 SIGN_IN_TIME_BUDGET_SECONDS = 180.0

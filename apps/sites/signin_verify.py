@@ -21,19 +21,22 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from apps.sites.humanity import humanity_request
 from apps.sites.lexicon_loader import fold, lexicon, phrase_pattern
 from apps.sites.observation import Snapshot
+from apps.sites.observation_reader import remaining_ms
+from apps.sites.page_calls import evaluate_within
 from apps.sites.signin_forms import CodeTarget, LoginForm, find_code_target, find_login_form
 from apps.sites.signin_page import challenge_visible, form_prose
 from apps.sites.signin_search import observe_settled, signed_in_evidence
 from apps.sites.signin_types import (
     OBSERVE_EVERY_SECONDS,
     OUTCOME_INTERVAL_SECONDS,
-    STABILITY_GAP_SECONDS,
     STABILITY_OBSERVATIONS,
+    STABILITY_PATIENCE_SECONDS,
 )
 from apps.sites.waits import EVENT_POLL, pause, read_page, wait_until_readable
 from apps.sites.waits_watch import PageWatch, WatchMark
@@ -43,6 +46,15 @@ from apps.sites.waits_watch import PageWatch, WatchMark
 _AT_FIRST_LOOK = frozenset({"next_form", "code"})
 VerdictKind = Literal["signed_in", "unverified", "rejected", "needs_person", "code", "next_form", "ambiguous"]
 READ_SECONDS = 10.0
+# Ends once the document's load event has fired and two frames were drawn since (100 ms for a
+# page that draws none: a tab in the background). It only listens: nothing on the page changes.
+_LOADED_AND_DRAWN_SCRIPT = """() => new Promise((resolve) => {
+  let done = false;
+  const finish = () => { if (!done) { done = true; resolve(true); } };
+  const drawn = () => { requestAnimationFrame(() => requestAnimationFrame(finish)); setTimeout(finish, 100); };
+  if (document.readyState === 'complete') drawn();
+  else window.addEventListener('load', drawn, { once: true });
+})"""
 
 
 @dataclass(frozen=True)
@@ -147,7 +159,7 @@ def await_outcome(
             streak += 1
             if streak >= STABILITY_OBSERVATIONS:
                 return Verdict("signed_in", "evidence_stable", snapshot, anchor=snapshot.url)
-            time.sleep(STABILITY_GAP_SECONDS)
+            _until_loaded_and_drawn(page, deadline)
             settled = True  # nothing is loading: observe again as it is
             continue
         elif streak:
@@ -166,6 +178,19 @@ def await_outcome(
                 continue
             return Verdict("unverified", "no_evidence", snapshot)
         _until_next_look(page, watch, time.monotonic() + OBSERVE_EVERY_SECONDS)
+
+
+def _until_loaded_and_drawn(page: Page, deadline: float) -> None:
+    """Before the stability check's next look: the page loaded and drew since the last one.
+
+    Bounded by ``STABILITY_PATIENCE_SECONDS``; a document that went away meanwhile ends the wait
+    (the next look sees where the page went).
+    """
+    until = min(deadline, time.monotonic() + STABILITY_PATIENCE_SECONDS)
+    try:
+        evaluate_within(page.main_frame, _LOADED_AND_DRAWN_SCRIPT, None, timeout_ms=remaining_ms(until))
+    except PlaywrightError:
+        return
 
 
 def _until_next_look(page: Page, watch: PageWatch, until: float) -> None:

@@ -39,6 +39,18 @@ def test_evidence_after_the_extended_interval_stays_unverified(owner: Any, fixtu
     assert len(site.logins()) <= 1  # never submitted again
 
 
+def test_evidence_withdrawn_once_the_page_has_loaded_is_interrupted_and_stays_unverified(
+    owner: Any, fixture_web: FixtureWeb
+) -> None:
+    # The account page shows a sign-out link at once, but a slow image keeps it loading for
+    # 400 ms; once loaded, its own script sends the visitor back to the login page.
+    site = fixture_web.fresh("signin-expiring")
+    run = sign_in_to(owner, site.url("/login.html"), origins=[site.origin])
+    assert (run.outcome, run.reason) == ("unverified", "evidence_interrupted"), run.result
+    assert site.logins() == [{"ok": True, "fields": ["password", "username"]}]  # submitted once
+    assert site.requests().count(("GET", "/login.html")) == 2  # the second time, sent back by the page
+
+
 def test_single_sign_on_across_two_authorized_origins_waits_for_the_next_document(
     owner: Any, fixture_web: FixtureWeb
 ) -> None:
