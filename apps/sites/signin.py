@@ -307,7 +307,7 @@ class SignInProcedure:
             reason = "ambiguous_form" if located.reason == "ambiguous" else "form_changed"
             return self.report("ambiguous" if located.reason == "ambiguous" else "failed", reason, "inconclusive")
         self.credentials_used = True
-        if not type_and_check(located.elements, values, deadline=self.deadline):
+        if not type_and_check(page, located.elements, values, deadline=self.deadline):
             return self.report("refused", "unexpected_value", "inconclusive")
         self._typed = located.elements
         return targets

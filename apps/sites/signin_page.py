@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hmac
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from apps.sites.humanity import Prose
 from apps.sites.lexicon_loader import lexicon
 from apps.sites.observation import Form, Snapshot
 from apps.sites.observation_reader import frames_at, remaining_ms
+from apps.sites.waits import pause
 
 LocateReason = Literal["found", "not_found", "ambiguous"]
 Answer = TypeVar("Answer")
@@ -160,15 +162,46 @@ def _read_challenge(page: Page, snapshot: Snapshot) -> bool:
 
 
 _READ_BACK = "(first, others) => [first, ...others].map((field) => String(field.value))"
+# Playwright's ``fill`` first builds its own script in a utility world of every new document
+# (~20 ms, the longest part of typing on a page just opened). Typing needs none of it: one call in
+# the page checks the field as ``fill`` does (a text-like field, shown, enabled, editable), selects
+# its text and focuses it; the browser then inserts the value as a keyboard would, as ``fill`` does.
+_READY_TO_TYPE = """(field) => {
+  const typed = ['', 'text', 'email', 'password', 'tel', 'number', 'search', 'url'];
+  if (!field.isConnected) return 'gone';
+  const tag = field.nodeName.toLowerCase();
+  if (tag === 'input' ? !typed.includes(field.type.toLowerCase()) : tag !== 'textarea') return 'not_a_field';
+  if (!field.getClientRects().length || getComputedStyle(field).visibility !== 'visible') return 'hidden';
+  if (field.disabled || field.readOnly) return 'not_editable';
+  field.select();
+  field.focus();
+  return field.ownerDocument.activeElement === field ? 'focused' : 'not_focused';
+}"""
+# A field not ready to type into (hidden, disabled, focus taken) is looked at again this long.
+FIELD_PATIENCE_SECONDS = 2.0
+_NEVER_READY = frozenset({"gone", "not_a_field"})
 
 
-def type_and_check(elements: Sequence[ElementHandle], values: Sequence[str], *, deadline: float) -> bool:
+def _focus_for_typing(page: Page, element: ElementHandle, deadline: float) -> bool:
+    """The field selected and focused, once it is shown and editable (within ``FIELD_PATIENCE_SECONDS``)."""
+    until = min(deadline, time.monotonic() + FIELD_PATIENCE_SECONDS)
+    while True:
+        state = element.evaluate(_READY_TO_TYPE)
+        if state == "focused":
+            return True
+        if state in _NEVER_READY or time.monotonic() >= until or not pause(page, until):
+            return False
+
+
+def type_and_check(page: Page, elements: Sequence[ElementHandle], values: Sequence[str], *, deadline: float) -> bool:
     """Type each value into its field, then read every field back; True only if all match exactly."""
-    if not elements:
+    if not elements or not all(values):
         return False
     try:
         for element, value in zip(elements, values, strict=True):
-            element.fill(value, timeout=max(1.0, remaining_ms(deadline)))
+            if not _focus_for_typing(page, element, deadline):
+                return False
+            page.keyboard.insert_text(value)
         # Every field read back in one round trip (each ``input_value`` would be one).
         read_back = elements[0].evaluate(_READ_BACK, list(elements[1:]))
     except PlaywrightError:
