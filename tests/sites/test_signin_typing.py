@@ -16,7 +16,7 @@ from tests.sites.fixture_web import FixtureWeb
 
 pytestmark = pytest.mark.browser
 
-CANARY = "CANARY-typed-7f3a"  # noqa: S105 - a value to look for, not a secret
+CANARY = "CANARY-typed-7f3a"  # a value to look for: it must land only in its field
 
 
 def _open(page: Any, fixture_web: FixtureWeb) -> Any:
