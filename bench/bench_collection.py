@@ -45,7 +45,7 @@ resident size of this process) for the 50-page archive. Runs alternate
 between baseline and collection so a busy shared machine weighs on both
 alike; medians of ``RUNS`` runs are compared (one with ``--quick``).
 
-Run: ``.venv/bin/python bench/bench_collection.py [--quick]``
+Run: ``.venv/bin/python bench/bench_collection.py [--quick] [--site NAME ...]``
 """
 
 from __future__ import annotations
@@ -319,6 +319,8 @@ def main(argv: list[str]) -> int:
     from tests.sites.fixture_web import FixtureWeb
 
     runs = 1 if "--quick" in argv else RUNS
+    # ``--site NAME`` (repeatable): only those sites (collect-archive included by its name).
+    only = {argv[index + 1] for index, arg in enumerate(argv[:-1]) if arg == "--site"}
     executable = find_browser_executable()
     if executable is None:
         print("Chromium is not installed")
@@ -330,14 +332,18 @@ def main(argv: list[str]) -> int:
         archive_url = archive.url(f"/?page=1&of={ARCHIVE_PAGES}")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=str(executable), args=list(CHROMIUM_ARGS))
-            measured = Site("collect-archive", "", "all bills", _script_archive)
-            passed, collected = _compare(browser, measured, archive.origin, archive_url, runs)
-            print(f"  pages per second: {ARCHIVE_PAGES / statistics.median(run.seconds for run in collected):.2f}")
-            verdicts.append(passed)
+            if not only or "collect-archive" in only:
+                measured = Site("collect-archive", "", "all bills", _script_archive)
+                passed, collected = _compare(browser, measured, archive.origin, archive_url, runs)
+                print(f"  pages per second: {ARCHIVE_PAGES / statistics.median(run.seconds for run in collected):.2f}")
+                verdicts.append(passed)
             for site in SITES:
+                if only and site.name not in only:
+                    continue
                 fixture = web.site(site.name)
                 verdicts.append(_compare(browser, site, fixture.origin, fixture.url(site.path), runs)[0])
-            _memory(browser, archive.origin, archive_url)
+            if not only:
+                _memory(browser, archive.origin, archive_url)
             browser.close()
     finally:
         web.close()

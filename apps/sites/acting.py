@@ -241,7 +241,7 @@ def click(
         settling.abandon()
         return refusal.outcome
     if scrolled:
-        settling.restart_counter()  # what scrolling drew (lazy content) is not the click's doing
+        settling.recount_after_scroll()  # what scrolling drew (lazy content) is not the click's doing
     settling.restart_marks()
     approval.spend()
     try:

@@ -28,6 +28,7 @@ the usual way when what it needs is not there yet.
 from __future__ import annotations
 
 import time
+from contextlib import suppress
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
@@ -56,28 +57,26 @@ ANSWER_TYPES = frozenset({"fetch", "xhr"})
 
 
 # The change counter is a few lines of its own: each call sends it, not the whole page script.
-_COUNTER_SCRIPT = """({ afterFrames }) => {
-  const start = () => {
-    const state = { count: 0, content: 0, last: performance.now() };
-    const observer = new MutationObserver((records) => {
-      state.last = performance.now();
-      state.count += records.length;
-      state.content += records.filter((record) => record.type !== 'attributes').length;
-    });
-    observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-    state.stop = () => observer.disconnect();
-    return state;
-  };
-  if (!afterFrames) return start();
-  // After a scroll: its events are dispatched with the next frames, and what their handlers draw
-  // (lazy content) is not counted. A page that draws no frames (hidden) waits 100 ms instead.
-  return new Promise((resolve) => {
-    let done = false;
-    const go = () => { if (!done) { done = true; resolve(start()); } };
-    requestAnimationFrame(() => requestAnimationFrame(go));
-    setTimeout(go, 100);
+# ``recountAfterFrames`` starts its counts again once the page drew two frames, without making
+# the caller wait: after a scroll, the page's handlers draw with the next frame (lazy content),
+# and the click's own checks (Playwright waits for the element to hold still over two frames)
+# come later. ``last`` keeps every change, for readiness checks.
+_COUNTER_SCRIPT = """() => {
+  const state = { count: 0, content: 0, last: performance.now() };
+  const observer = new MutationObserver((records) => {
+    state.last = performance.now();
+    state.count += records.length;
+    state.content += records.filter((record) => record.type !== 'attributes').length;
   });
+  observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+  state.stop = () => observer.disconnect();
+  state.recountAfterFrames = () => requestAnimationFrame(() => requestAnimationFrame(() => {
+    state.count = 0;
+    state.content = 0;
+  }));
+  return state;
 }"""
+_RECOUNT_SCRIPT = "({ counter }) => { counter.recountAfterFrames(); return { ok: true }; }"
 _COUNT_SCRIPT = "({ counter }) => ({ ok: true, count: counter.count, content: counter.content })"
 # Stops the counter only once it counted a change: a look that ends the wait needs no second call.
 _STOP_IF_CHANGED_SCRIPT = (
@@ -89,11 +88,10 @@ _STOP_SCRIPT = (
 )
 
 
-def mutation_counter(frame: Frame, deadline: float, *, after_frames: bool = False) -> JSHandle | None:
-    """A handle to an in-page counter of DOM changes (nothing is written to the page); with
-    ``after_frames`` it starts once the page drew two frames (what a scroll set off is drawn)."""
+def mutation_counter(frame: Frame, deadline: float) -> JSHandle | None:
+    """A handle to an in-page counter of DOM changes (nothing on the page changes)."""
     try:
-        return page_script_handle(frame, {"afterFrames": after_frames}, deadline, script=_COUNTER_SCRIPT)
+        return page_script_handle(frame, {}, deadline, script=_COUNTER_SCRIPT)
     except ObservationFailed:
         return None
 
@@ -157,11 +155,12 @@ class Settling:
         self.dispatched_at = self.mark.at
         self.main_mark: WatchMark = self.watch.mark(self.page.main_frame)
 
-    def restart_counter(self) -> None:
-        """Count again from now, once the page drew what a scroll set off."""
-        self.abandon()
-        self.counter = mutation_counter(self.frame, self.deadline, after_frames=True)
-        self.counter_stopped = False
+    def recount_after_scroll(self) -> None:
+        """Count again once the page drew what a scroll set off (two frames, before the click's own
+        checks end); the call does not wait for them. A counter that cannot be told counts on."""
+        if self.counter is not None and not self.counter_stopped:
+            with suppress(ObservationFailed):
+                run_page_script(self.frame, {"counter": self.counter}, self.deadline, script=_RECOUNT_SCRIPT)
 
     def abandon(self) -> None:
         """No click after all: the counter is stopped."""

@@ -334,6 +334,19 @@
       const answered = typeof request.answeredMsAgo === 'number' ? request.answeredMsAgo : Infinity;
       const quietBefore = (now) => counted !== null && now - counted.last >= request.quickMs
         && answered + (now - started) >= request.quickMs;
+      // The next look comes when one of the conditions could first hold: the first look's window
+      // over, the counter's quiet long enough, or the DOM quiet for the whole window (1 ms of slack
+      // for the timer's rounding; at least every 50 ms so the deadline is kept).
+      const untilNextLook = (now) => {
+        let next = request.quietMs - (now - last);
+        if (mutations === 0) {
+          next = Math.min(next, (request.quickMs || 0) - (now - started));
+          if (counted !== null) {
+            next = Math.min(next, Math.max(request.quickMs - (now - counted.last), request.quickMs - answered - (now - started)));
+          }
+        }
+        return Math.max(2, Math.min(50, next + 1));
+      };
       const tick = () => {
         const now = performance.now();
         // A loaded document that did not change at all during the first look is stable at once;
@@ -342,7 +355,7 @@
         const still = mutations === 0 && document.readyState === 'complete' && looked;
         const quiet = now - last >= request.quietMs || (still && request.quickMs > 0);
         if (!quiet && now - started < request.maxMs) {
-          setTimeout(tick, Math.max(10, Math.min(50, request.quietMs - (now - last))));
+          setTimeout(tick, untilNextLook(now));
           return;
         }
         observer.disconnect();
