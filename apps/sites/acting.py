@@ -121,10 +121,16 @@ def find_control(frame: Frame, control: Control, deadline: float) -> ElementHand
     return _find(frame, control, deadline)[0]
 
 
-def _find(frame: Frame, control: Control, deadline: float) -> tuple[ElementHandle, bool]:
-    """:func:`find_control`'s element, and whether it lies wholly inside the viewport."""
+def _find(
+    frame: Frame, control: Control, deadline: float, *, scrolled: ElementHandle | None = None
+) -> tuple[ElementHandle, bool]:
+    """:func:`find_control`'s element, and whether it lies wholly inside the viewport.
+
+    With ``scrolled`` (the element found before, since scrolled into view) the page is looked at
+    once it drew two frames, and the control must still be that same element.
+    """
     identity = control.identity
-    request = {
+    request: dict[str, object] = {
         "mode": "find",
         "document": control.document,
         "limits": OBSERVATION_LIMITS.for_page(),
@@ -137,12 +143,15 @@ def _find(frame: Frame, control: Control, deadline: float) -> tuple[ElementHandl
             "fingerprint": identity.fingerprint,
         },
     }
+    if scrolled is not None:
+        request["previous"] = scrolled
+    facts = ["matches", "reachable", "enabled", "inView", "timeOrigin", "same"]
     try:
         handle = page_script_handle(frame, request, deadline)
         clean = handle.as_element()
         if clean is not None:  # one match, reachable, enabled and in view, in the observed document
             return clean, True
-        answer = PageAnswer(handle.evaluate(FOUND_FACTS, ["matches", "reachable", "enabled", "inView", "timeOrigin"]))
+        answer = PageAnswer(handle.evaluate(FOUND_FACTS, facts if scrolled is not None else facts[:-1]))
         check_document(answer, control.document)
         element = handle.get_property("element").as_element()
     except ObservationFailed as failure:
@@ -154,6 +163,8 @@ def _find(frame: Frame, control: Control, deadline: float) -> tuple[ElementHandl
         raise Refused("not_found", "no_match")
     if matches > 1 or element is None:
         raise Refused("ambiguous", "several_matches")
+    if scrolled is not None and not answer.flag("same"):
+        raise Refused("changed", "element_replaced")
     if not answer.flag("reachable"):
         raise Refused("not_found", "covered")
     if not answer.flag("enabled"):
@@ -168,25 +179,37 @@ def _same_element(first: ElementHandle, second: ElementHandle) -> bool:
         return False
 
 
-def _prepare(frame: Frame, control: Control, deadline: float) -> tuple[ElementHandle, bool]:
-    """Check the control again in its frame; the element to click and whether it was scrolled
-    into view, or a refusal."""
+def _prepare(frame: Frame, control: Control, settling: Settling, deadline: float) -> ElementHandle:
+    """Check the control again in its frame; the element to click, or a refusal.
+
+    A control out of view is scrolled into view first, and checked again once the page drew
+    what the scroll set off; the change counter counts from then on (what a scroll draws, lazy
+    content, is not the click's doing).
+    """
     element, in_view = _find(frame, control, deadline)
     if in_view and not control.frame_path:
         # Wholly in view in the top document, reachable and enabled: nothing will scroll, and the
         # click itself checks again that it is visible, stable, enabled and hit before dispatching.
-        return element, False
+        return element
+    if not control.frame_path:
+        # Playwright's click would scroll it too; scrolling first lets the check below see the
+        # page as the click will. The click still checks that it is visible, stable, enabled and
+        # hit before dispatching, and a click those checks stop is refunded.
+        if not settling.scroll_into_view(element):
+            raise Refused("changed", "element_replaced")
+        return _find(frame, control, deadline, scrolled=element)[0]
     try:
-        # Playwright's actionability checks (visible, stable, enabled, receives
-        # the pointer), scrolling it into view; nothing is dispatched.
+        # In a frame, Playwright's actionability checks (visible, stable, enabled, receives the
+        # pointer) scroll the frame and the element into view; nothing is dispatched.
         element.click(trial=True, timeout=min(remaining_ms(deadline), ACTIONABILITY_TIMEOUT.total_seconds() * 1000))
     except PlaywrightError as error:
         raise Refused("not_found", "not_actionable") from error
+    settling.recount_after_scroll()
     # Scrolling may have changed the page: the final check, again read-only. An element of a
     # replaced document is never the same element (its handle no longer answers).
     if not _same_element(element, find_control(frame, control, deadline)):
         raise Refused("changed", "element_replaced")
-    return element, True
+    return element
 
 
 def _stopped_before_dispatch(error: PlaywrightError) -> bool:
@@ -236,12 +259,10 @@ def click(
         page, frame, watch, deadline, quiet=quiet, expect_in_place=expect_in_place, look_when_drawn=look_when_drawn
     )
     try:
-        element, scrolled = _prepare(frame, control, deadline)
+        element = _prepare(frame, control, settling, deadline)
     except Refused as refusal:
         settling.abandon()
         return refusal.outcome
-    if scrolled:
-        settling.recount_after_scroll()  # what scrolling drew (lazy content) is not the click's doing
     settling.restart_marks()
     approval.spend()
     try:

@@ -387,6 +387,18 @@
     return elements;
   }
 
+  // After the caller scrolled the element it found (request.previous) into view: once the page
+  // drew two frames (its scroll handlers have run), the control must still be that one element.
+  // An element taller than the viewport is never wholly in view: being in view is not asked.
+  function findAgain() {
+    const answer = () => {
+      const found = find(request.identity);
+      return lookupAnswer({ ...found, same: found.element === request.previous },
+        (again) => again.matches === 1 && again.same && again.reachable && again.enabled);
+    };
+    return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(answer()))));
+  }
+
   function lookupAnswer(found, clean) {
     const timeOrigin = String(performance.timeOrigin);
     if (found.element && request.document === timeOrigin && clean(found)) return found.element;
@@ -404,7 +416,7 @@
     // A lookup says which document answered: the caller checks it is the one it observed. When
     // every check holds in the document the caller names, the answer is the element itself (one
     // round trip fewer); otherwise the facts, for the caller to say why not.
-    case 'find': return lookupAnswer(find(request.identity),
+    case 'find': return request.previous ? findAgain() : lookupAnswer(find(request.identity),
       (found) => found.matches === 1 && found.reachable && found.enabled && found.inView);
     case 'findField': return lookupAnswer(findField(request.field), cleanField);
     case 'findFields': return fieldsAnswer(request.fields);

@@ -18,7 +18,7 @@ from apps.sites.observation import Control
 from apps.sites.observation_limits import NAVIGATION_START_GRACE
 from apps.sites.observation_reader import observe
 from tests.sites.fixture_web import FixtureWeb
-from tests.sites.test_observation_support import only, open_and_read
+from tests.sites.test_observation_support import nothing_pressed, only, open_and_read
 
 pytestmark = pytest.mark.browser
 GRACE = NAVIGATION_START_GRACE.total_seconds()
@@ -126,3 +126,18 @@ def test_the_navigation_grace_counts_from_the_clicks_dispatch_not_from_playwrigh
     outcome = _click_in_place(browser_page, only(snapshot, name="Save and continue"))
     assert (outcome.effect, outcome.evidence) == ("navigated", "navigation")
     assert observe(browser_page).title == "Page two"
+
+
+def test_a_control_drawn_again_as_the_page_scrolls_to_it_is_refused_and_not_pressed(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    site = fixture_web.site("act-clicks")
+    snapshot = open_and_read(browser_page, site.url("/scroll-recycled.html"))
+    control = only(snapshot, name="Show details")
+    assert not control.in_viewport
+    approval = ClickApproval(control)
+    outcome = click(browser_page, control, approval=approval, deadline=deadline_in(15), expect_in_place=True)
+    # Checked again once the page drew what the scroll set off: another element stands there now.
+    assert (outcome.kind, outcome.reason) == ("changed", "element_replaced")
+    assert not outcome.invoked and not approval.spent
+    assert nothing_pressed(browser_page, site)
