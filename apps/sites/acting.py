@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
 
-from playwright.sync_api import ElementHandle, Frame, Page
+from playwright.sync_api import ElementHandle, Frame, JSHandle, Page
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -122,12 +122,13 @@ def find_control(frame: Frame, control: Control, deadline: float) -> ElementHand
 
 
 def _find(
-    frame: Frame, control: Control, deadline: float, *, scrolled: ElementHandle | None = None
+    frame: Frame, control: Control, deadline: float, *, scroll: bool = False, counter: JSHandle | None = None
 ) -> tuple[ElementHandle, bool]:
     """:func:`find_control`'s element, and whether it lies wholly inside the viewport.
 
-    With ``scrolled`` (the element found before, since scrolled into view) the page is looked at
-    once it drew two frames, and the control must still be that same element.
+    With ``scroll`` (a control in the top document) a control out of view is scrolled into view
+    in the same call and looked up again once the page drew two frames: it must be the same
+    element. The change ``counter`` counts again from that second frame.
     """
     identity = control.identity
     request: dict[str, object] = {
@@ -143,15 +144,16 @@ def _find(
             "fingerprint": identity.fingerprint,
         },
     }
-    if scrolled is not None:
-        request["previous"] = scrolled
-    facts = ["matches", "reachable", "enabled", "inView", "timeOrigin", "same"]
+    if scroll:
+        request["scroll"] = True
+        request["counter"] = counter
     try:
         handle = page_script_handle(frame, request, deadline)
         clean = handle.as_element()
         if clean is not None:  # one match, reachable, enabled and in view, in the observed document
             return clean, True
-        answer = PageAnswer(handle.evaluate(FOUND_FACTS, facts if scrolled is not None else facts[:-1]))
+        facts = ["matches", "reachable", "enabled", "inView", "timeOrigin"]
+        answer = PageAnswer(handle.evaluate(FOUND_FACTS, [*facts, "scrolled", "same"] if scroll else facts))
         check_document(answer, control.document)
         element = handle.get_property("element").as_element()
     except ObservationFailed as failure:
@@ -163,8 +165,8 @@ def _find(
         raise Refused("not_found", "no_match")
     if matches > 1 or element is None:
         raise Refused("ambiguous", "several_matches")
-    if scrolled is not None and not answer.flag("same"):
-        raise Refused("changed", "element_replaced")
+    if answer.flag("scrolled") and not answer.flag("same"):
+        raise Refused("changed", "element_replaced")  # the page drew it again as it scrolled
     if not answer.flag("reachable"):
         raise Refused("not_found", "covered")
     if not answer.flag("enabled"):
@@ -182,22 +184,14 @@ def _same_element(first: ElementHandle, second: ElementHandle) -> bool:
 def _prepare(frame: Frame, control: Control, settling: Settling, deadline: float) -> ElementHandle:
     """Check the control again in its frame; the element to click, or a refusal.
 
-    A control out of view is scrolled into view first, and checked again once the page drew
-    what the scroll set off; the change counter counts from then on (what a scroll draws, lazy
-    content, is not the click's doing).
+    A control out of view is scrolled into view first and checked again once the page drew what
+    the scroll set off; the change counter counts from then on (what a scroll draws, lazy content,
+    is not the click's doing). Playwright's click then checks again that the element is visible,
+    stable, enabled and hit before it presses, and a click those checks stop is refunded.
     """
-    element, in_view = _find(frame, control, deadline)
-    if in_view and not control.frame_path:
-        # Wholly in view in the top document, reachable and enabled: nothing will scroll, and the
-        # click itself checks again that it is visible, stable, enabled and hit before dispatching.
-        return element
     if not control.frame_path:
-        # Playwright's click would scroll it too; scrolling first lets the check below see the
-        # page as the click will. The click still checks that it is visible, stable, enabled and
-        # hit before dispatching, and a click those checks stop is refunded.
-        if not settling.scroll_into_view(element):
-            raise Refused("changed", "element_replaced")
-        return _find(frame, control, deadline, scrolled=element)[0]
+        return _find(frame, control, deadline, scroll=True, counter=settling.live_counter())[0]
+    element, _ = _find(frame, control, deadline)
     try:
         # In a frame, Playwright's actionability checks (visible, stable, enabled, receives the
         # pointer) scroll the frame and the element into view; nothing is dispatched.

@@ -33,8 +33,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
 
-from playwright.sync_api import ElementHandle, Frame, JSHandle, Page
-from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Frame, JSHandle, Page
 
 from apps.sites.observation import ObservationFailed, PageAnswer
 from apps.sites.observation_limits import (
@@ -76,10 +75,6 @@ _COUNTER_SCRIPT = """() => {
     state.content = 0;
   }));
   return state;
-}"""
-_SCROLL_SCRIPT = """(element, counter) => {
-  element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-  if (counter) counter.recountAfterFrames();
 }"""
 _RECOUNT_SCRIPT = "({ counter }) => { counter.recountAfterFrames(); return { ok: true }; }"
 _COUNT_SCRIPT = "({ counter }) => ({ ok: true, count: counter.count, content: counter.content })"
@@ -160,14 +155,9 @@ class Settling:
         self.dispatched_at = self.mark.at
         self.main_mark: WatchMark = self.watch.mark(self.page.main_frame)
 
-    def scroll_into_view(self, element: ElementHandle) -> bool:
-        """Scroll ``element`` into view at once (no smooth scrolling) and count again from the
-        second frame after; False when the element no longer answers."""
-        try:
-            element.evaluate(_SCROLL_SCRIPT, None if self.counter_stopped else self.counter)
-        except PlaywrightError:
-            return False
-        return True
+    def live_counter(self) -> JSHandle | None:
+        """The change counter while it counts (a lookup that scrolls tells it to count again)."""
+        return None if self.counter_stopped else self.counter
 
     def recount_after_scroll(self) -> None:
         """Count again once the page drew what a scroll set off (two frames, before the click's own

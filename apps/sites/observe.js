@@ -387,16 +387,24 @@
     return elements;
   }
 
-  // After the caller scrolled the element it found (request.previous) into view: once the page
-  // drew two frames (its scroll handlers have run), the control must still be that one element.
-  // An element taller than the viewport is never wholly in view: being in view is not asked.
-  function findAgain() {
-    const answer = () => {
-      const found = find(request.identity);
-      return lookupAnswer({ ...found, same: found.element === request.previous },
-        (again) => again.matches === 1 && again.same && again.reachable && again.enabled);
-    };
-    return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(answer()))));
+  // With request.scroll (a control in the top document): one that is clean but out of view is
+  // scrolled into view at once, the caller's change counter (request.counter) counts again from
+  // the second frame after, and the control is looked up again then, once the page's scroll
+  // handlers have run: it must still be the same element. An element taller than the viewport is
+  // never wholly in view, so being in view is not asked again.
+  function findScrolling() {
+    const clean = (found) => found.matches === 1 && found.reachable && found.enabled;
+    const first = find(request.identity);
+    if (first.inView || !clean(first) || request.document !== String(performance.timeOrigin)) {
+      return lookupAnswer({ ...first, scrolled: false, same: true }, (found) => clean(found) && found.inView);
+    }
+    first.element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    if (request.counter) request.counter.recountAfterFrames();
+    return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => {
+      const again = find(request.identity);
+      const answer = { ...again, scrolled: true, same: again.element === first.element };
+      resolve(lookupAnswer(answer, (found) => clean(found) && found.same));
+    })));
   }
 
   function lookupAnswer(found, clean) {
@@ -416,7 +424,7 @@
     // A lookup says which document answered: the caller checks it is the one it observed. When
     // every check holds in the document the caller names, the answer is the element itself (one
     // round trip fewer); otherwise the facts, for the caller to say why not.
-    case 'find': return request.previous ? findAgain() : lookupAnswer(find(request.identity),
+    case 'find': return request.scroll ? findScrolling() : lookupAnswer(find(request.identity),
       (found) => found.matches === 1 && found.reachable && found.enabled && found.inView);
     case 'findField': return lookupAnswer(findField(request.field), cleanField);
     case 'findFields': return fieldsAnswer(request.fields);
