@@ -2,8 +2,11 @@
 
 - Sign-in evidence (the login form gone and a sign-out control present) that
   appears within the interval completes its own stability check: at most
-  ``STABILITY_OBSERVATIONS`` observations on the same address. Evidence that
-  comes later, is interrupted, or cannot be observed stays unverified.
+  ``STABILITY_OBSERVATIONS`` observations on the same address, the next one
+  once the page has loaded and drawn two frames and any data it asked for
+  since has answered (its own session check may send it back to the login
+  page). Evidence that comes later, is interrupted, or cannot be observed
+  stays unverified.
 - When the form submitted by script and its own request has not answered,
   the interval is extended once, by one more interval.
 - A page already loading the next document (single sign-on redirects) is not
@@ -160,6 +163,10 @@ def await_outcome(
             if streak >= STABILITY_OBSERVATIONS:
                 return Verdict("signed_in", "evidence_stable", snapshot, anchor=snapshot.url)
             _until_loaded_and_drawn(page, deadline)
+            if watch.pending_data():
+                # The page asked for data once loaded (its own session check, say): the answer may
+                # still send it elsewhere, so the next look waits for it and for the page to settle.
+                wait_until_readable(page, min(deadline, time.monotonic() + STABILITY_PATIENCE_SECONDS))
             settled = True  # nothing is loading: observe again as it is
             continue
         elif streak:

@@ -51,6 +51,17 @@ def test_evidence_withdrawn_once_the_page_has_loaded_is_interrupted_and_stays_un
     assert site.requests().count(("GET", "/login.html")) == 2  # the second time, sent back by the page
 
 
+def test_a_welcome_the_pages_own_session_check_withdraws_is_never_a_sign_in(
+    owner: Any, fixture_web: FixtureWeb
+) -> None:
+    # Once loaded, the account page asks its server whether the session holds (300 ms); the
+    # answer says no and the page goes back to the login page. Its data request is waited for.
+    site = fixture_web.fresh("signin-session-check")
+    run = sign_in_to(owner, site.url("/login.html"), origins=[site.origin])
+    assert run.outcome == "unverified" and run.reason in {"evidence_interrupted", "no_evidence"}, run.result
+    assert site.logins() == [{"ok": True, "fields": ["password", "username"]}]
+
+
 def test_single_sign_on_across_two_authorized_origins_waits_for_the_next_document(
     owner: Any, fixture_web: FixtureWeb
 ) -> None:
