@@ -15,6 +15,9 @@ They rely on two internals of Playwright's sync API (each wrapper's
 missing they fall back to ``wait_for_function``, which answers the same for a
 script that returns a truthy value at once — as every page script here does.
 
+:class:`Started` starts a script now and takes its answer later, so a page's own wait (two
+frames drawn) runs while the caller observes it.
+
 :func:`idle` lets Playwright deliver events for a while. ``Page.wait_for_timeout``
 asks the driver for a timer and ends only when the driver answers; on a busy
 machine a 10 ms wait took 30 ms and an event that arrived in its first
@@ -26,6 +29,7 @@ handlers set it), so a wait for a navigation or a new tab ends with the event.
 from __future__ import annotations
 
 import asyncio
+import time
 from contextlib import suppress
 from typing import Any
 
@@ -73,6 +77,56 @@ def evaluate_handle_within(frame: Frame, script: str, arg: object, *, timeout_ms
         handle: JSHandle = answer
         return handle
     return frame.wait_for_function(script, arg=arg, timeout=timeout_ms, polling=50)
+
+
+class Started:
+    """A read-only script started in a frame now, its answer taken later (or never).
+
+    Playwright's loop sends it at the caller's next call and runs both meanwhile; the page runs
+    scripts in the order they were sent. ``timeout_ms`` counts from the start. Without the sync
+    API's internals the script runs when its answer is asked for.
+    """
+
+    def __init__(self, frame: Frame, script: str, arg: object, *, timeout_ms: float) -> None:
+        self._frame, self._script, self._arg, self._timeout_ms = frame, script, arg, timeout_ms
+        self._task: asyncio.Task[Any] | None = None
+        implementation = getattr(frame, "_impl_obj", None)
+        loop = getattr(frame, "_loop", None)
+        call = getattr(implementation, "evaluate", None)
+        if _mapping is None or loop is None or call is None or getattr(frame, "_sync", None) is None:
+            return
+        converted, ends_at = _mapping.to_impl(arg), time.monotonic() + timeout_ms / 1000
+
+        async def run() -> Any:  # the call is made once the loop runs it (never, if dropped first)
+            return await asyncio.wait_for(call(expression=script, arg=converted), ends_at - time.monotonic())
+
+        self._task = loop.create_task(run())
+        self._task.add_done_callback(_leave_unasked)
+
+    def answer(self) -> Any:
+        """The script's answer, waited for if need be; :class:`PlaywrightTimeoutError` past its timeout."""
+        if self._task is None:
+            return evaluate_within(self._frame, self._script, self._arg, timeout_ms=self._timeout_ms)
+        task = self._task
+
+        async def answered() -> Any:
+            return await task
+
+        try:
+            return _mapping.from_maybe_impl(self._frame._sync(answered()))
+        except TimeoutError:
+            raise PlaywrightTimeoutError(f"the page did not answer within {self._timeout_ms:.0f} ms") from None
+
+    def drop(self) -> None:
+        """Its answer is not wanted: the call is abandoned (Playwright drops a late answer)."""
+        if self._task is not None:
+            self._task.cancel()
+
+
+def _leave_unasked(task: asyncio.Task[Any]) -> None:
+    """A started call whose answer nobody asked for: its error is read here, so asyncio logs nothing."""
+    if not task.cancelled():
+        task.exception()
 
 
 def idle(page: Page, seconds: float, wake: asyncio.Event | None = None) -> None:

@@ -31,7 +31,7 @@ from apps.sites.humanity import humanity_request
 from apps.sites.lexicon_loader import fold, lexicon, phrase_pattern
 from apps.sites.observation import Snapshot
 from apps.sites.observation_reader import remaining_ms
-from apps.sites.page_calls import evaluate_within
+from apps.sites.page_calls import Started
 from apps.sites.signin_forms import CodeTarget, LoginForm, find_code_target, find_login_form
 from apps.sites.signin_page import challenge_visible, form_prose
 from apps.sites.signin_search import observe_settled, signed_in_evidence
@@ -142,6 +142,9 @@ def await_outcome(
             interval_end = min(deadline, interval_end + time.monotonic() - started)
             continue
         # The submission's own wait may just have found the page readable: observe it at once.
+        # Should that first look show evidence, the stability check's wait for the page's load
+        # and two frames follows: it starts with the look (the page runs both).
+        drawn = _start_loaded_and_drawn(page, deadline) if settled and streak == 0 else None
         snapshot = observe_settled(page, deadline) if settled else None
         first_look_unquiet = snapshot is not None and loaded_only and streak == 0
         if snapshot is None:
@@ -162,7 +165,7 @@ def await_outcome(
             streak += 1
             if streak >= STABILITY_OBSERVATIONS:
                 return Verdict("signed_in", "evidence_stable", snapshot, anchor=snapshot.url)
-            _until_loaded_and_drawn(page, deadline)
+            _until_loaded_and_drawn(page, deadline, drawn)
             if watch.pending_data():
                 # The page asked for data once loaded (its own session check, say): the answer may
                 # still send it elsewhere, so the next look waits for it and for the page to settle.
@@ -187,15 +190,20 @@ def await_outcome(
         _until_next_look(page, watch, time.monotonic() + OBSERVE_EVERY_SECONDS)
 
 
-def _until_loaded_and_drawn(page: Page, deadline: float) -> None:
-    """Before the stability check's next look: the page loaded and drew since the last one.
+def _start_loaded_and_drawn(page: Page, deadline: float) -> Started:
+    until = min(deadline, time.monotonic() + STABILITY_PATIENCE_SECONDS)
+    return Started(page.main_frame, _LOADED_AND_DRAWN_SCRIPT, None, timeout_ms=remaining_ms(until))
+
+
+def _until_loaded_and_drawn(page: Page, deadline: float, started: Started | None = None) -> None:
+    """Before the stability check's next look: the page loaded and drew two frames since the last
+    one began (``started`` with it, else from now).
 
     Bounded by ``STABILITY_PATIENCE_SECONDS``; a document that went away meanwhile ends the wait
     (the next look sees where the page went).
     """
-    until = min(deadline, time.monotonic() + STABILITY_PATIENCE_SECONDS)
     try:
-        evaluate_within(page.main_frame, _LOADED_AND_DRAWN_SCRIPT, None, timeout_ms=remaining_ms(until))
+        (started or _start_loaded_and_drawn(page, deadline)).answer()
     except PlaywrightError:
         return
 

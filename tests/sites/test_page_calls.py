@@ -56,3 +56,37 @@ def test_without_playwright_internals_the_public_path_answers_the_same(browser_p
     _busy(browser_page)
     with pytest.raises(PlaywrightTimeoutError):
         evaluate_within(frame, "() => 1", None, timeout_ms=300)
+
+
+WAIT_THEN_SAY = "(ms) => new Promise((resolve) => setTimeout(() => resolve(window.said || 'nothing'), ms))"
+
+
+def test_a_started_script_runs_while_other_calls_are_made_and_answers_later(browser_page: Any) -> None:
+    browser_page.set_content(PAGE)
+    frame = browser_page.main_frame
+    started_at = time.monotonic()
+    started = page_calls.Started(frame, WAIT_THEN_SAY, 400, timeout_ms=3000)
+    # Calls made meanwhile run at once; the started script sees what they did once its wait ends.
+    assert evaluate_within(frame, "() => { window.said = 'meanwhile'; return 1; }", None, timeout_ms=2000) == 1
+    assert time.monotonic() - started_at < 0.3
+    assert started.answer() == "meanwhile"
+    assert time.monotonic() - started_at < 0.4 + 0.3  # it waited from its start, not from the answer's asking
+
+
+def test_a_started_script_times_out_from_its_start_and_one_not_asked_for_is_dropped(browser_page: Any) -> None:
+    browser_page.set_content(PAGE)
+    frame = browser_page.main_frame
+    late = page_calls.Started(frame, WAIT_THEN_SAY, 2000, timeout_ms=300)
+    with pytest.raises(PlaywrightTimeoutError):
+        late.answer()
+    dropped = page_calls.Started(frame, WAIT_THEN_SAY, 50, timeout_ms=3000)
+    dropped.drop()
+    assert evaluate_within(frame, "() => 2", None, timeout_ms=2000) == 2
+
+
+def test_without_playwright_internals_a_started_script_runs_when_asked(browser_page: Any, monkeypatch: Any) -> None:
+    browser_page.set_content(PAGE)
+    monkeypatch.setattr(page_calls, "_mapping", None)
+    started = page_calls.Started(browser_page.main_frame, WAIT_THEN_SAY, 10, timeout_ms=3000)
+    browser_page.evaluate("() => { window.said = 'before the answer was asked'; }")
+    assert started.answer() == "before the answer was asked"
