@@ -33,6 +33,7 @@ import time
 from contextlib import suppress
 from typing import Any
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Frame, JSHandle, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
@@ -116,6 +117,8 @@ class Started:
             return _mapping.from_maybe_impl(self._frame._sync(answered()))
         except TimeoutError:
             raise PlaywrightTimeoutError(f"the page did not answer within {self._timeout_ms:.0f} ms") from None
+        except asyncio.CancelledError:
+            raise PlaywrightError("the call was dropped before its answer was asked for") from None
 
     def drop(self) -> None:
         """Its answer is not wanted: the call is abandoned (Playwright drops a late answer)."""

@@ -6,6 +6,7 @@ import time
 from typing import Any
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from apps.sites import page_calls
@@ -82,6 +83,8 @@ def test_a_started_script_times_out_from_its_start_and_one_not_asked_for_is_drop
     dropped = page_calls.Started(frame, WAIT_THEN_SAY, 50, timeout_ms=3000)
     dropped.drop()
     assert evaluate_within(frame, "() => 2", None, timeout_ms=2000) == 2
+    with pytest.raises(PlaywrightError):  # a dropped call has no answer to give
+        dropped.answer()
 
 
 def test_without_playwright_internals_a_started_script_runs_when_asked(browser_page: Any, monkeypatch: Any) -> None:
