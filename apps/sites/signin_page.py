@@ -175,7 +175,8 @@ _READY_TO_TYPE = """(field) => {
   if (field.disabled || field.readOnly) return 'not_editable';
   field.select();
   field.focus();
-  return field.ownerDocument.activeElement === field ? 'focused' : 'not_focused';
+  // Inside a shadow root, the root says which of its elements has the focus.
+  return field.getRootNode().activeElement === field ? 'focused' : 'not_focused';
 }"""
 # A field not ready to type into (hidden, disabled, focus taken) is looked at again this long.
 FIELD_PATIENCE_SECONDS = 2.0

@@ -61,3 +61,13 @@ def test_a_field_that_hands_its_focus_elsewhere_gets_nothing_and_neither_does_th
     values = _values(page)
     assert values["thief"] == "" and values["decoy"] == ""
     assert CANARY not in page.content()
+
+
+def test_a_field_inside_a_web_component_is_typed_into(browser_page: Any, fixture_web: FixtureWeb) -> None:
+    page = _open(browser_page, fixture_web)
+    inside = "() => document.getElementById('component').shadowRoot.querySelector('input')"
+    field = page.evaluate_handle(inside).as_element()
+    assert type_and_check(page, [field], [CANARY], deadline=time.monotonic() + 10)
+    assert page.evaluate(f"() => ({inside})().value") == CANARY
+    light = page.evaluate("() => Array.from(document.querySelectorAll('input'), (field) => field.value)")
+    assert CANARY not in light  # and in no field outside the component
