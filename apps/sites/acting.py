@@ -27,7 +27,8 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from apps.sites.acting_settle import ClickEffect, Evidence, Settling
 from apps.sites.observation import Control, FramePath, ObservationFailed, PageAnswer
 from apps.sites.observation_limits import ACTIONABILITY_TIMEOUT, OBSERVATION_LIMITS, QUIET_WINDOW
-from apps.sites.observation_reader import frames_at, page_script_handle, remaining_ms
+from apps.sites.observation_reader import frames_at, page_script_handle, remaining_ms, run_page_script
+from apps.sites.page_calls import press_within
 from apps.sites.waits import Readiness
 from apps.sites.waits_watch import watch_page
 
@@ -252,6 +253,105 @@ def click(
     settling = Settling(
         page, frame, watch, deadline, quiet=quiet, expect_in_place=expect_in_place, look_when_drawn=look_when_drawn
     )
+    counter = settling.live_counter()
+    if not control.frame_path and counter is not None:
+        stopped = _press_at_aim(page, frame, control, settling, counter, approval, deadline)
+    else:
+        stopped = _press_element(frame, control, settling, approval, deadline)
+    if stopped is not None:
+        return stopped
+    settled = settling.settle()
+    return ClickOutcome(
+        "dispatched",
+        effect=settled.effect,
+        readiness=settled.readiness,
+        new_pages=watch.popups_since(settling.mark),
+        evidence=settled.evidence,
+        settle_seconds=settled.seconds,
+    )
+
+
+def _press_at_aim(
+    page: Page,
+    frame: Frame,
+    control: Control,
+    settling: Settling,
+    counter: JSHandle,
+    approval: ClickApproval,
+    deadline: float,
+) -> ClickOutcome | None:
+    """A control in the top document: the browser's mouse presses the point one page call checked
+    (:func:`_aim`); the press goes through only to the control. None once it went through."""
+    try:
+        x, y = _aim(frame, control, counter, deadline)
+    except Refused as refusal:
+        settling.abandon()
+        return refusal.outcome
+    settling.restart_marks()
+    approval.spend()
+    try:
+        press_within(
+            page, x, y, timeout_ms=max(1.0, min(remaining_ms(deadline), ACTIONABILITY_TIMEOUT.total_seconds() * 1000))
+        )
+    except PlaywrightError as error:
+        settling.abandon()
+        reason = "timeout" if isinstance(error, PlaywrightTimeoutError) else "error"
+        return ClickOutcome("dispatch_error_effect_unknown", reason, error_type=type(error).__name__)
+    if settling.press_blocked():
+        # Something else came under the point after the check: the guard kept the press from it.
+        settling.abandon()
+        approval.refund()
+        return ClickOutcome("not_found", "covered")
+    return None
+
+
+def _aim(frame: Frame, control: Control, counter: JSHandle, deadline: float) -> tuple[float, float]:
+    """Where to press: the control found again (scrolled into view first if need be), holding still
+    over two frames, hit at its centre, and a guard set on ``counter``; else a refusal."""
+    identity = control.identity
+    request: dict[str, object] = {
+        "mode": "aim",
+        "document": control.document,
+        "limits": OBSERVATION_LIMITS.for_page(),
+        "identity": {
+            "role": identity.role,
+            "name": identity.name,
+            "text": identity.text,
+            "section": identity.section,
+            "row": identity.row,
+            "fingerprint": identity.fingerprint,
+        },
+        "counter": counter,
+        "maxMs": min(ACTIONABILITY_TIMEOUT.total_seconds() * 1000, max(0.0, remaining_ms(deadline) - 300)),
+    }
+    try:
+        answer = PageAnswer(run_page_script(frame, request, deadline))
+    except ObservationFailed as failure:
+        raise failed_read(failure) from failure
+    check_document(answer, control.document)
+    if answer.flag("aimed"):
+        return answer.number("x"), answer.number("y")
+    matches = answer.count("matches")
+    if matches == 0:
+        raise Refused("not_found", "no_match")
+    if matches > 1:
+        raise Refused("ambiguous", "several_matches")
+    if answer.flag("scrolled") and not answer.flag("same"):
+        raise Refused("changed", "element_replaced")  # the page drew it again as it scrolled
+    if not answer.flag("reachable"):
+        raise Refused("not_found", "covered")
+    if not answer.flag("enabled"):
+        raise Refused("not_found", "disabled")
+    if "stable" in answer.raw and not answer.flag("stable"):
+        raise Refused("not_found", "not_actionable")  # it never held still
+    raise Refused("not_found", "covered")  # another element takes the press at its centre
+
+
+def _press_element(
+    frame: Frame, control: Control, settling: Settling, approval: ClickApproval, deadline: float
+) -> ClickOutcome | None:
+    """A control in a frame: Playwright's click on its element (its own checks, refunded when they
+    stop it before it presses). None once it was sent."""
     try:
         element = _prepare(frame, control, settling, deadline)
     except Refused as refusal:
@@ -269,15 +369,7 @@ def click(
             return ClickOutcome("not_found", "not_actionable", error_type=type(error).__name__)
         reason = "timeout" if isinstance(error, PlaywrightTimeoutError) else "error"
         return ClickOutcome("dispatch_error_effect_unknown", reason, error_type=type(error).__name__)
-    settled = settling.settle()
-    return ClickOutcome(
-        "dispatched",
-        effect=settled.effect,
-        readiness=settled.readiness,
-        new_pages=watch.popups_since(settling.mark),
-        evidence=settled.evidence,
-        settle_seconds=settled.seconds,
-    )
+    return None
 
 
 def deadline_in(seconds: float) -> float:

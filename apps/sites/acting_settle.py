@@ -74,8 +74,34 @@ _COUNTER_SCRIPT = """() => {
     state.count = 0;
     state.content = 0;
   }));
+  // The guard of a press aimed at one element (observe.js, aim): the first press event that
+  // reaches the window decides — through to the element (or a label of it), or blocked, with
+  // every event of that press, before any handler of the page sees it.
+  state.guard = (el) => {
+    const kinds = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu'];
+    const ours = (event) => {
+      const path = event.composedPath();
+      return path.includes(el) || Boolean(el.labels && Array.from(el.labels).some((label) => path.includes(label)));
+    };
+    state.press = 'none';
+    const listener = (event) => {
+      if (!event.isTrusted) return;
+      if (state.press === 'none') state.press = ours(event) ? 'through' : 'blocked';
+      if (state.press === 'blocked') {
+        event.preventDefault();
+        event.stopImmediatePropagation();
+      }
+    };
+    for (const kind of kinds) window.addEventListener(kind, listener, { capture: true });
+    state.unguard = () => { for (const kind of kinds) window.removeEventListener(kind, listener, { capture: true }); };
+  };
   return state;
 }"""
+# What the guard decided, the guard removed.
+_PRESS_SCRIPT = (
+    "({ counter }) => { if (counter.unguard) counter.unguard();"
+    " return { ok: true, blocked: counter.press === 'blocked' }; }"
+)
 _RECOUNT_SCRIPT = "({ counter }) => { counter.recountAfterFrames(); return { ok: true }; }"
 _COUNT_SCRIPT = "({ counter }) => ({ ok: true, count: counter.count, content: counter.content })"
 # Stops the counter only once it counted a change: a look that ends the wait needs no second call.
@@ -158,6 +184,19 @@ class Settling:
     def live_counter(self) -> JSHandle | None:
         """The change counter while it counts (a lookup that scrolls tells it to count again)."""
         return None if self.counter_stopped else self.counter
+
+    def press_blocked(self) -> bool:
+        """The guard of an aimed press blocked it: it landed elsewhere, and nothing received it.
+        Unreadable (the press took the page to another document) is not blocked."""
+        if self.counter is None or self.counter_stopped:
+            return False
+        try:
+            answer = PageAnswer(
+                run_page_script(self.frame, {"counter": self.counter}, self.deadline, script=_PRESS_SCRIPT)
+            )
+            return answer.flag("blocked")
+        except ObservationFailed:
+            return False
 
     def recount_after_scroll(self) -> None:
         """Count again once the page drew what a scroll set off (two frames, before the click's own

@@ -407,6 +407,55 @@
     })));
   }
 
+  // Aiming a press at a control in the top document (request.aim): the control looked up as
+  // findScrolling does, then its first box unchanged over two frames (it holds still), then a hit
+  // test at the box's centre that lands on it; the answer is that point, as plain facts (no
+  // element handle). request.counter gets a guard that lets the press through only to the
+  // control (see acting_settle.py). A check that never holds within request.maxMs says which.
+  async function aim() {
+    const clean = (found) => found.matches === 1 && found.reachable && found.enabled;
+    const facts = (found, extra) => {
+      const { element, ...plain } = found;
+      return { ...plain, ...extra, timeOrigin: String(performance.timeOrigin) };
+    };
+    const twoFrames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const boxOfNow = (el) => {
+      for (const rect of el.getClientRects()) if (rect.width > 0 && rect.height > 0) return rect;
+      return el.getBoundingClientRect();
+    };
+    let found = find(request.identity);
+    if (!clean(found) || request.document !== String(performance.timeOrigin)) return facts(found, {});
+    const el = found.element;
+    let scrolled = false;
+    if (!found.inView) {
+      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      if (request.counter) request.counter.recountAfterFrames();
+      await twoFrames();
+      found = find(request.identity);
+      scrolled = true;
+      if (!clean(found) || found.element !== el) return facts(found, { scrolled, same: found.element === el });
+    }
+    const until = performance.now() + request.maxMs;
+    let box = boxOfNow(el);
+    for (;;) {
+      await twoFrames();
+      const now = boxOfNow(el);
+      const still = now.left === box.left && now.top === box.top && now.width === box.width && now.height === box.height;
+      if (still) break;
+      if (performance.now() > until) return facts(found, { scrolled, same: true, stable: false });
+      box = now;
+    }
+    if (!el.isConnected) return facts(found, { scrolled, same: false });
+    const x = box.left + box.width / 2;
+    const y = box.top + box.height / 2;
+    const hit = el.getRootNode().elementFromPoint ? el.getRootNode().elementFromPoint(x, y) : null;
+    if (!hit || !(el.contains(hit) || labelsHit(el, hit)) || x < 0 || y < 0 || x >= viewport.width || y >= viewport.height) {
+      return facts(found, { scrolled, same: true, stable: true, hit: false });
+    }
+    if (request.counter) request.counter.guard(el);
+    return { ok: true, aimed: true, x, y, timeOrigin: String(performance.timeOrigin) };
+  }
+
   function lookupAnswer(found, clean) {
     const timeOrigin = String(performance.timeOrigin);
     if (found.element && request.document === timeOrigin && clean(found)) return found.element;
@@ -424,6 +473,7 @@
     // A lookup says which document answered: the caller checks it is the one it observed. When
     // every check holds in the document the caller names, the answer is the element itself (one
     // round trip fewer); otherwise the facts, for the caller to say why not.
+    case 'aim': return aim();
     case 'find': return request.scroll ? findScrolling() : lookupAnswer(find(request.identity),
       (found) => found.matches === 1 && found.reachable && found.enabled && found.inView);
     case 'findField': return lookupAnswer(findField(request.field), cleanField);

@@ -80,6 +80,20 @@ def evaluate_handle_within(frame: Frame, script: str, arg: object, *, timeout_ms
     return frame.wait_for_function(script, arg=arg, timeout=timeout_ms, polling=50)
 
 
+def press_within(page: Page, x: float, y: float, *, timeout_ms: float) -> None:
+    """``page.mouse.click(x, y)``, or :class:`PlaywrightTimeoutError` after ``timeout_ms`` (a page
+    whose main thread is busy acknowledges the press only when it is free; the press was sent)."""
+    mouse = getattr(getattr(page, "_impl_obj", None), "mouse", None)
+    run = getattr(page, "_sync", None)
+    if mouse is None or run is None:
+        page.mouse.click(x, y)
+        return
+    try:
+        run(asyncio.wait_for(mouse.click(x, y), timeout_ms / 1000))
+    except TimeoutError:
+        raise PlaywrightTimeoutError(f"the page did not take the press within {timeout_ms:.0f} ms") from None
+
+
 class Started:
     """A read-only script started in a frame now, its answer taken later (or never).
 

@@ -141,3 +141,17 @@ def test_a_control_drawn_again_as_the_page_scrolls_to_it_is_refused_and_not_pres
     assert (outcome.kind, outcome.reason) == ("changed", "element_replaced")
     assert not outcome.invoked and not approval.spent
     assert nothing_pressed(browser_page, site)
+
+
+def test_a_press_that_would_land_on_something_laid_over_the_control_is_blocked_and_refunded(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    site = fixture_web.site("act-clicks")
+    snapshot = open_and_read(browser_page, site.url("/hover-cover.html"))
+    control = only(snapshot, name="Show receipt")
+    approval = ClickApproval(control)
+    outcome = click(browser_page, control, approval=approval, deadline=deadline_in(15))
+    # Checked and aimed at, then covered as the pointer arrived: the press reached neither.
+    assert (outcome.kind, outcome.reason) == ("not_found", "covered")
+    assert not outcome.invoked and not approval.spent
+    assert nothing_pressed(browser_page, site)
