@@ -131,20 +131,7 @@ def _find(
     in the same call and looked up again once the page drew two frames: it must be the same
     element. The change ``counter`` counts again from that second frame.
     """
-    identity = control.identity
-    request: dict[str, object] = {
-        "mode": "find",
-        "document": control.document,
-        "limits": OBSERVATION_LIMITS.for_page(),
-        "identity": {
-            "role": identity.role,
-            "name": identity.name,
-            "text": identity.text,
-            "section": identity.section,
-            "row": identity.row,
-            "fingerprint": identity.fingerprint,
-        },
-    }
+    request = _lookup_request(control, "find")
     if scroll:
         request["scroll"] = True
         request["counter"] = counter
@@ -161,10 +148,38 @@ def _find(
         raise failed_read(failure) from failure
     except PlaywrightError as error:
         raise Refused("changed", "document_replaced") from error
+    if element is None and answer.count("matches") == 1:
+        raise Refused("ambiguous", "several_matches")
+    _refuse(answer)
+    if element is None:
+        raise Refused("ambiguous", "several_matches")
+    return element, answer.flag("inView")
+
+
+def _lookup_request(control: Control, mode: str) -> dict[str, object]:
+    """A page-script lookup of the control by its identity, in the document it was observed in."""
+    identity = control.identity
+    return {
+        "mode": mode,
+        "document": control.document,
+        "limits": OBSERVATION_LIMITS.for_page(),
+        "identity": {
+            "role": identity.role,
+            "name": identity.name,
+            "text": identity.text,
+            "section": identity.section,
+            "row": identity.row,
+            "fingerprint": identity.fingerprint,
+        },
+    }
+
+
+def _refuse(answer: PageAnswer) -> None:
+    """The refusal a lookup's facts call for (the first check that failed), if any."""
     matches = answer.count("matches")
     if matches == 0:
         raise Refused("not_found", "no_match")
-    if matches > 1 or element is None:
+    if matches > 1:
         raise Refused("ambiguous", "several_matches")
     if answer.flag("scrolled") and not answer.flag("same"):
         raise Refused("changed", "element_replaced")  # the page drew it again as it scrolled
@@ -172,7 +187,6 @@ def _find(
         raise Refused("not_found", "covered")
     if not answer.flag("enabled"):
         raise Refused("not_found", "disabled")
-    return element, answer.flag("inView")
 
 
 def _same_element(first: ElementHandle, second: ElementHandle) -> bool:
@@ -308,22 +322,9 @@ def _press_at_aim(
 def _aim(frame: Frame, control: Control, counter: JSHandle, deadline: float) -> tuple[float, float]:
     """Where to press: the control found again (scrolled into view first if need be), holding still
     over two frames, hit at its centre, and a guard set on ``counter``; else a refusal."""
-    identity = control.identity
-    request: dict[str, object] = {
-        "mode": "aim",
-        "document": control.document,
-        "limits": OBSERVATION_LIMITS.for_page(),
-        "identity": {
-            "role": identity.role,
-            "name": identity.name,
-            "text": identity.text,
-            "section": identity.section,
-            "row": identity.row,
-            "fingerprint": identity.fingerprint,
-        },
-        "counter": counter,
-        "maxMs": min(ACTIONABILITY_TIMEOUT.total_seconds() * 1000, max(0.0, remaining_ms(deadline) - 300)),
-    }
+    request = _lookup_request(control, "aim")
+    request["counter"] = counter
+    request["maxMs"] = min(ACTIONABILITY_TIMEOUT.total_seconds() * 1000, max(0.0, remaining_ms(deadline) - 300))
     try:
         answer = PageAnswer(run_page_script(frame, request, deadline))
     except ObservationFailed as failure:
@@ -331,17 +332,7 @@ def _aim(frame: Frame, control: Control, counter: JSHandle, deadline: float) -> 
     check_document(answer, control.document)
     if answer.flag("aimed"):
         return answer.number("x"), answer.number("y")
-    matches = answer.count("matches")
-    if matches == 0:
-        raise Refused("not_found", "no_match")
-    if matches > 1:
-        raise Refused("ambiguous", "several_matches")
-    if answer.flag("scrolled") and not answer.flag("same"):
-        raise Refused("changed", "element_replaced")  # the page drew it again as it scrolled
-    if not answer.flag("reachable"):
-        raise Refused("not_found", "covered")
-    if not answer.flag("enabled"):
-        raise Refused("not_found", "disabled")
+    _refuse(answer)
     if "stable" in answer.raw and not answer.flag("stable"):
         raise Refused("not_found", "not_actionable")  # it never held still
     raise Refused("not_found", "covered")  # another element takes the press at its centre
