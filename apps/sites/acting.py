@@ -7,6 +7,11 @@ text, structural fingerprint). The check only reads the page; it never
 writes identifiers into it. Zero matches, several matches, a control hidden
 or covered, or a replaced document stop before anything is dispatched.
 
+A control in the top document is pressed by the browser's mouse at a point
+one page call checked (found again, holding still, hit at its centre), behind
+a guard that lets the press through only to the control; a control in a frame
+is clicked by Playwright on its element.
+
 A :class:`ClickApproval` authorises one click and is spent the moment the
 click is invoked. An error or timeout during the click does not prove that
 nothing happened (``dispatch_error_effect_unknown``) and does not authorise
