@@ -34,7 +34,7 @@ from apps.sites.observation import Control, FramePath, ObservationFailed, PageAn
 from apps.sites.observation_limits import ACTIONABILITY_TIMEOUT, OBSERVATION_LIMITS, QUIET_WINDOW
 from apps.sites.observation_reader import frames_at, page_script_handle, remaining_ms, run_page_script
 from apps.sites.page_calls import press_within
-from apps.sites.waits import Readiness
+from apps.sites.waits import CHECK_MARGIN_SECONDS, Readiness
 from apps.sites.waits_watch import watch_page
 
 # The plain facts of a page-script answer, in one round trip (each property read would be two);
@@ -127,36 +127,23 @@ def find_control(frame: Frame, control: Control, deadline: float) -> ElementHand
     return _find(frame, control, deadline)[0]
 
 
-def _find(
-    frame: Frame, control: Control, deadline: float, *, scroll: bool = False, counter: JSHandle | None = None
-) -> tuple[ElementHandle, bool]:
-    """:func:`find_control`'s element, and whether it lies wholly inside the viewport.
-
-    With ``scroll`` (a control in the top document) a control out of view is scrolled into view
-    in the same call and looked up again once the page drew two frames: it must be the same
-    element. The change ``counter`` counts again from that second frame.
-    """
+def _find(frame: Frame, control: Control, deadline: float) -> tuple[ElementHandle, bool]:
+    """:func:`find_control`'s element, and whether it lies wholly inside the viewport."""
     request = _lookup_request(control, "find")
-    if scroll:
-        request["scroll"] = True
-        request["counter"] = counter
     try:
         handle = page_script_handle(frame, request, deadline)
         clean = handle.as_element()
         if clean is not None:  # one match, reachable, enabled and in view, in the observed document
             return clean, True
-        facts = ["matches", "reachable", "enabled", "inView", "timeOrigin"]
-        answer = PageAnswer(handle.evaluate(FOUND_FACTS, [*facts, "scrolled", "same"] if scroll else facts))
+        answer = PageAnswer(handle.evaluate(FOUND_FACTS, ["matches", "reachable", "enabled", "inView", "timeOrigin"]))
         check_document(answer, control.document)
         element = handle.get_property("element").as_element()
     except ObservationFailed as failure:
         raise failed_read(failure) from failure
     except PlaywrightError as error:
         raise Refused("changed", "document_replaced") from error
-    if element is None and answer.count("matches") == 1:
-        raise Refused("ambiguous", "several_matches")
-    _refuse(answer)
-    if element is None:
+    _refuse(answer, handed_over=element is not None)
+    if element is None:  # refused above; said again for the type checker
         raise Refused("ambiguous", "several_matches")
     return element, answer.flag("inView")
 
@@ -179,12 +166,13 @@ def _lookup_request(control: Control, mode: str) -> dict[str, object]:
     }
 
 
-def _refuse(answer: PageAnswer) -> None:
-    """The refusal a lookup's facts call for (the first check that failed), if any."""
+def _refuse(answer: PageAnswer, *, handed_over: bool = True) -> None:
+    """The refusal a lookup's facts call for (the first check that failed), if any; a lookup that
+    handed over no element for its one match is ambiguous."""
     matches = answer.count("matches")
     if matches == 0:
         raise Refused("not_found", "no_match")
-    if matches > 1:
+    if matches > 1 or not handed_over:
         raise Refused("ambiguous", "several_matches")
     if answer.flag("scrolled") and not answer.flag("same"):
         raise Refused("changed", "element_replaced")  # the page drew it again as it scrolled
@@ -202,19 +190,20 @@ def _same_element(first: ElementHandle, second: ElementHandle) -> bool:
 
 
 def _prepare(frame: Frame, control: Control, settling: Settling, deadline: float) -> ElementHandle:
-    """Check the control again in its frame; the element to click, or a refusal.
+    """Check the control again in its frame; the element for Playwright's click, or a refusal.
 
-    A control out of view is scrolled into view first and checked again once the page drew what
-    the scroll set off; the change counter counts from then on (what a scroll draws, lazy content,
-    is not the click's doing). Playwright's click then checks again that the element is visible,
-    stable, enabled and hit before it presses, and a click those checks stop is refunded.
+    A control out of view, or in a frame, is scrolled into view by Playwright's trial click and
+    checked again; the change counter counts from the second frame after (what a scroll draws,
+    lazy content, is not the click's doing). Playwright's click then checks again that the
+    element is visible, stable, enabled and hit before it presses, and a click those checks stop
+    is refunded.
     """
-    if not control.frame_path:
-        return _find(frame, control, deadline, scroll=True, counter=settling.live_counter())[0]
-    element, _ = _find(frame, control, deadline)
+    element, in_view = _find(frame, control, deadline)
+    if in_view and not control.frame_path:
+        return element
     try:
-        # In a frame, Playwright's actionability checks (visible, stable, enabled, receives the
-        # pointer) scroll the frame and the element into view; nothing is dispatched.
+        # Playwright's actionability checks (visible, stable, enabled, receives the pointer)
+        # scroll the frame and the element into view; nothing is dispatched.
         element.click(trial=True, timeout=min(remaining_ms(deadline), ACTIONABILITY_TIMEOUT.total_seconds() * 1000))
     except PlaywrightError as error:
         raise Refused("not_found", "not_actionable") from error
@@ -309,13 +298,10 @@ def _press_at_aim(
     settling.restart_marks()
     approval.spend()
     try:
-        press_within(
-            page, x, y, timeout_ms=max(1.0, min(remaining_ms(deadline), ACTIONABILITY_TIMEOUT.total_seconds() * 1000))
-        )
+        press_within(page, x, y, timeout_ms=_press_timeout_ms(deadline))
     except PlaywrightError as error:
         settling.abandon()
-        reason = "timeout" if isinstance(error, PlaywrightTimeoutError) else "error"
-        return ClickOutcome("dispatch_error_effect_unknown", reason, error_type=type(error).__name__)
+        return _effect_unknown(error)
     if settling.press_blocked():
         # Something else came under the point after the check: the guard kept the press from it.
         settling.abandon()
@@ -329,7 +315,8 @@ def _aim(frame: Frame, control: Control, counter: JSHandle, deadline: float) -> 
     over two frames, hit at its centre, and a guard set on ``counter``; else a refusal."""
     request = _lookup_request(control, "aim")
     request["counter"] = counter
-    request["maxMs"] = min(ACTIONABILITY_TIMEOUT.total_seconds() * 1000, max(0.0, remaining_ms(deadline) - 300))
+    margin_ms = CHECK_MARGIN_SECONDS * 1000  # left for the page to answer once its checks are over
+    request["maxMs"] = min(ACTIONABILITY_TIMEOUT.total_seconds() * 1000, max(0.0, remaining_ms(deadline) - margin_ms))
     try:
         answer = PageAnswer(run_page_script(frame, request, deadline))
     except ObservationFailed as failure:
@@ -356,16 +343,24 @@ def _press_element(
     settling.restart_marks()
     approval.spend()
     try:
-        timeout = max(1.0, min(remaining_ms(deadline), ACTIONABILITY_TIMEOUT.total_seconds() * 1000))
-        element.click(timeout=timeout, no_wait_after=True)
+        element.click(timeout=_press_timeout_ms(deadline), no_wait_after=True)
     except PlaywrightError as error:
         settling.abandon()
         if _stopped_before_dispatch(error):
             approval.refund()
             return ClickOutcome("not_found", "not_actionable", error_type=type(error).__name__)
-        reason = "timeout" if isinstance(error, PlaywrightTimeoutError) else "error"
-        return ClickOutcome("dispatch_error_effect_unknown", reason, error_type=type(error).__name__)
+        return _effect_unknown(error)
     return None
+
+
+def _press_timeout_ms(deadline: float) -> float:
+    return max(1.0, min(remaining_ms(deadline), ACTIONABILITY_TIMEOUT.total_seconds() * 1000))
+
+
+def _effect_unknown(error: PlaywrightError) -> ClickOutcome:
+    """The press was sent and then failed: it may have acted, and it is never sent again."""
+    reason = "timeout" if isinstance(error, PlaywrightTimeoutError) else "error"
+    return ClickOutcome("dispatch_error_effect_unknown", reason, error_type=type(error).__name__)
 
 
 def deadline_in(seconds: float) -> float:

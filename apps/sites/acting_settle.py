@@ -182,7 +182,7 @@ class Settling:
         self.main_mark: WatchMark = self.watch.mark(self.page.main_frame)
 
     def live_counter(self) -> JSHandle | None:
-        """The change counter while it counts (a lookup that scrolls tells it to count again)."""
+        """The change counter while it counts (an aimed press sets its guard on it)."""
         return None if self.counter_stopped else self.counter
 
     def press_blocked(self) -> bool:

@@ -387,31 +387,13 @@
     return elements;
   }
 
-  // With request.scroll (a control in the top document): one that is clean but out of view is
-  // scrolled into view at once, the caller's change counter (request.counter) counts again from
-  // the second frame after, and the control is looked up again then, once the page's scroll
-  // handlers have run: it must still be the same element. An element taller than the viewport is
-  // never wholly in view, so being in view is not asked again.
-  function findScrolling() {
-    const clean = (found) => found.matches === 1 && found.reachable && found.enabled;
-    const first = find(request.identity);
-    if (first.inView || !clean(first) || request.document !== String(performance.timeOrigin)) {
-      return lookupAnswer({ ...first, scrolled: false, same: true }, (found) => clean(found) && found.inView);
-    }
-    first.element.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-    if (request.counter) request.counter.recountAfterFrames();
-    return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => {
-      const again = find(request.identity);
-      const answer = { ...again, scrolled: true, same: again.element === first.element };
-      resolve(lookupAnswer(answer, (found) => clean(found) && found.same));
-    })));
-  }
-
-  // Aiming a press at a control in the top document (request.aim): the control looked up as
-  // findScrolling does, then its first box unchanged over two frames (it holds still), then a hit
-  // test at the box's centre that lands on it; the answer is that point, as plain facts (no
-  // element handle). request.counter gets a guard that lets the press through only to the
-  // control (see acting_settle.py). A check that never holds within request.maxMs says which.
+  // Aiming a press at a control in the top document (request.aim): the control looked up; if out
+  // of view, scrolled into view at once (the change counter, request.counter, counts again from
+  // the second frame after) and looked up again then: it must be the same element. Then its first
+  // box unchanged over two frames (it holds still) and a hit test at the box's centre that lands
+  // on it; the answer is that point, as plain facts (no element handle). request.counter gets a
+  // guard that lets the press through only to the control (see acting_settle.py). A check that
+  // never holds within request.maxMs says which.
   async function aim() {
     const clean = (found) => found.matches === 1 && found.reachable && found.enabled;
     const facts = (found, extra) => {
@@ -474,7 +456,7 @@
     // every check holds in the document the caller names, the answer is the element itself (one
     // round trip fewer); otherwise the facts, for the caller to say why not.
     case 'aim': return aim();
-    case 'find': return request.scroll ? findScrolling() : lookupAnswer(find(request.identity),
+    case 'find': return lookupAnswer(find(request.identity),
       (found) => found.matches === 1 && found.reachable && found.enabled && found.inView);
     case 'findField': return lookupAnswer(findField(request.field), cleanField);
     case 'findFields': return fieldsAnswer(request.fields);
