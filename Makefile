@@ -39,6 +39,7 @@ test: $(DEV_STAMP)
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
 
 types: $(DEV_STAMP)
 	$(BIN)/mypy .

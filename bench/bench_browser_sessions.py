@@ -6,7 +6,7 @@ Target (issue 5, "Performance"): with eight concurrent sessions — the most
 the service runs — report the peak memory and the per-page latency against
 one session, as ratios measured in the same run.
 
-What runs: real sessions (``apps.sites.sessions.browser_session``): each
+What runs: real sessions (``apps.sites.browser.sessions.browser_session``): each
 takes a slot lease in a temporary SQLite database (``bench/_setup.py``),
 launches its own Chromium behind its guard proxy, and opens pages of the
 fixture web (``tests/sites/fixture_web.py``, real HTTP on loopback, one
@@ -76,7 +76,7 @@ class MemoryPeak:
         self._thread.join()
 
     def _sample(self) -> None:
-        from apps.sites.browser_processes import process_descendants
+        from apps.sites.browser.processes import process_descendants
 
         while not self._stop.is_set():
             self.peak = max(self.peak, sum(_pss_bytes(pid) for pid in process_descendants(os.getpid())))
@@ -86,8 +86,8 @@ class MemoryPeak:
 def _run_session(owner: Any, urls: list[str], origins: list[str], latencies: list[float], starts: list[float]) -> None:
     from django.db import connection
 
-    from apps.sites.sessions import browser_session
-    from apps.sites.websites import AuthorizedWebsites
+    from apps.sites.browser.sessions import browser_session
+    from apps.sites.browser.websites import AuthorizedWebsites
 
     try:
         began = time.perf_counter()

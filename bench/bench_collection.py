@@ -32,7 +32,7 @@ For each site, in the same run and the same browser, the benchmark times:
   energia bills that arrive after ``load`` are waited for by their locator, as
   a script would, and its long poll would keep ``networkidle`` from ever
   coming). Its action count is the minimum for the complete collection;
-* the **collection**: ``explore`` from :mod:`apps.sites.collect_explore`
+* the **collection**: ``explore`` from :mod:`apps.sites.collection.explore`
   with the spec's bounds and no model configured — a counting route chooser
   and a counting record recogniser (Frontier recognition) prove that neither
   is ever asked — followed by ``deliver``.
@@ -94,7 +94,7 @@ class CountingChooser:
     calls: ModelCalls = field(default_factory=ModelCalls)
 
     def choose(self, question: Any, *, deadline: float) -> Any:
-        from apps.sites.route_choice import RouteDecision
+        from apps.sites.acting.route_choice import RouteDecision
 
         self.calls.route_choices += 1
         return RouteDecision("no_decision", reason="no_model_configured")
@@ -107,7 +107,7 @@ class CountingRecogniser:
     calls: ModelCalls = field(default_factory=ModelCalls)
 
     def recognise(self, question: Any, *, deadline: float) -> Any:
-        from apps.sites.collect_recognition import RecognitionAnswer
+        from apps.sites.collection.recognition import RecognitionAnswer
 
         self.calls.recognitions += 1
         return RecognitionAnswer("no_decision", reason="no_model_configured")
@@ -233,11 +233,11 @@ SITES = (
 
 
 def _collection(page: Any, origin: str, url: str, what: str, calls: ModelCalls) -> Run:
-    from apps.sites.collect_budget import CollectionBudget, CollectionLedger
-    from apps.sites.collect_delivery import deliver
-    from apps.sites.collect_explore import CollectionRun, explore
-    from apps.sites.collect_scope import collection_plan
-    from apps.sites.websites import AuthorizedWebsites
+    from apps.sites.browser.websites import AuthorizedWebsites
+    from apps.sites.collection.budget import CollectionBudget, CollectionLedger
+    from apps.sites.collection.delivery import deliver
+    from apps.sites.collection.explore import CollectionRun, explore
+    from apps.sites.collection.scope import collection_plan
 
     started = time.perf_counter()
     plan = collection_plan(what)
@@ -258,7 +258,7 @@ def _collection(page: Any, origin: str, url: str, what: str, calls: ModelCalls) 
 
 
 def _fresh_page(browser: Any, origin: str, *, signed_in: bool = False) -> Any:
-    from apps.sites.waits_watch import watch_page
+    from apps.sites.observation.waits_watch import watch_page
 
     page = browser.new_context().new_page()
     watch_page(page)
@@ -315,7 +315,7 @@ def _memory(browser: Any, origin: str, url: str) -> None:
 def main(argv: list[str]) -> int:
     from playwright.sync_api import sync_playwright
 
-    from apps.sites.browser import CHROMIUM_ARGS, find_browser_executable
+    from apps.sites.browser.executable import CHROMIUM_ARGS, find_browser_executable
     from tests.sites.fixture_web import FixtureWeb
 
     runs = 1 if "--quick" in argv else RUNS

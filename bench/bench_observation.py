@@ -98,9 +98,9 @@ def build_page() -> str:
 def main() -> int:
     from playwright.sync_api import sync_playwright
 
-    from apps.sites.browser import BROWSER_CANDIDATES, CHROMIUM_ARGS
-    from apps.sites.observation_limits import OBSERVATION_LIMITS
-    from apps.sites.observation_reader import observe, page_script
+    from apps.sites.browser.executable import BROWSER_CANDIDATES, CHROMIUM_ARGS
+    from apps.sites.observation.limits import OBSERVATION_LIMITS
+    from apps.sites.observation.reader import observe, page_script
 
     executable = next((path for path in BROWSER_CANDIDATES if path.is_file()), None)
     if executable is None:

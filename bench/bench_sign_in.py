@@ -147,8 +147,8 @@ class Measured:
 
 
 def _session(owner: Any, origins: Sequence[str]) -> Any:
-    from apps.sites.sessions import browser_session
-    from apps.sites.websites import AuthorizedWebsites
+    from apps.sites.browser.sessions import browser_session
+    from apps.sites.browser.websites import AuthorizedWebsites
 
     return browser_session(owner=owner, websites=AuthorizedWebsites.of(origins))
 
@@ -168,8 +168,8 @@ class _ClickClock:
         self.seconds = 0.0
 
     def install(self) -> None:
-        import apps.sites.signin as signin
-        import apps.sites.signin_search as search
+        import apps.sites.signin.procedure as signin
+        import apps.sites.signin.search as search
 
         for module in (signin, search):
             original = module.click
@@ -188,7 +188,7 @@ CLICKS = _ClickClock()
 
 
 def _run_procedure(owner: Any, case: Case, site: Any, origins: Sequence[str], calls: list[int]) -> tuple[float, Any]:
-    from apps.sites.signin import Login, SignInProcedure
+    from apps.sites.signin.procedure import Login, SignInProcedure
 
     def chooser(controls: Sequence[Any], deadline: float) -> int | None:
         calls.append(len(controls))

@@ -261,7 +261,7 @@ def _is_loopback(url: str) -> bool:
 def chromium() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
-    from apps.sites.browser import find_browser_executable
+    from apps.sites.browser.executable import find_browser_executable
 
     executable = find_browser_executable()
     if executable is None:

@@ -17,7 +17,7 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
 
-from apps.sites.browser import find_browser_executable
+from apps.sites.browser.executable import find_browser_executable
 from metnos_site.celery import app as celery_app
 
 State = Literal["ok", "failing"]

@@ -17,7 +17,7 @@ are right only if they are bound when the plan runs:
   ``ExecutionContext.today`` or what it finds then. The collection forms do
   this: "collect all invoices from last month from …" plans
   ``what="all invoices from last month"`` and the executor reads the period
-  against today (``apps.sites.collect_scope``);
+  against today (``apps.sites.collection.scope``);
 * **bound at planning time** (stale when reused): the proposer resolved them
   into values — a date, a month's name, the path of the file that was the
   latest then — and nothing in the plan says so. Reused next month, it

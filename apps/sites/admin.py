@@ -18,7 +18,7 @@ class BrowserSessionLeaseAdmin(OperatorModelAdmin):
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        # Leases are taken by sessions through apps.sites.slots.
+        # Leases are taken by sessions through apps.sites.browser.slots.
         return False
 
 
@@ -47,5 +47,5 @@ class HandoffPanelAdmin(OperatorModelAdmin):
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        # Panels are opened by the sign-in step through apps.sites.handoff_panels.
+        # Panels are opened by the sign-in step through apps.sites.handoff.panels.
         return False

@@ -10,10 +10,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from apps.core.api import OwnedModelViewSet
+from apps.sites.browser.slots import queue_place
 from apps.sites.models import BrowserJob, BrowserSessionLease
 from apps.sites.selectors import browser_job_list, web_session_list
 from apps.sites.services import web_sessions_close
-from apps.sites.slots import queue_place
 
 
 class WebSessionSerializer(serializers.ModelSerializer[BrowserSessionLease]):

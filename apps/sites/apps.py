@@ -14,9 +14,9 @@ class SitesConfig(AppConfig):
         from celery.signals import worker_ready
 
         from apps.runtime.executors import register_executor
-        from apps.sites.collect_executor import CollectSiteDocuments, CollectSiteRecords
+        from apps.sites.collection.executor import CollectSiteDocuments, CollectSiteRecords
         from apps.sites.executors import CloseWebSessions
-        from apps.sites.signin_executor import SignIn
+        from apps.sites.signin.executor import SignIn
 
         register_executor(CloseWebSessions())
         register_executor(SignIn())
@@ -28,8 +28,8 @@ class SitesConfig(AppConfig):
 
 
 def _recover_browser_work(**kwargs: Any) -> None:
-    from apps.sites.jobs import browser_jobs_reconcile_interrupted
-    from apps.sites.slots import leases_reconcile_dead_holders
+    from apps.sites.browser.jobs import browser_jobs_reconcile_interrupted
+    from apps.sites.browser.slots import leases_reconcile_dead_holders
 
     leases_reconcile_dead_holders()
     browser_jobs_reconcile_interrupted()

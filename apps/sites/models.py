@@ -46,7 +46,7 @@ class BrowserSessionLease(OwnedModel):
 class BrowserJob(OwnedModel):
     """Browser work handed to the ``browser`` queue, and what came of it.
 
-    ``kind`` names a registered job (:mod:`apps.sites.jobs`); ``params`` and
+    ``kind`` names a registered job (:mod:`apps.sites.browser.jobs`); ``params`` and
     ``result`` are the owner's data and are never shown to operators.
     ``outcome`` and ``reason`` come from closed sets.
     """

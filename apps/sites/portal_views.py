@@ -9,10 +9,10 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.accounts.models import request_user
+from apps.sites.browser.slots import queue_place
 from apps.sites.limits import MAX_CONCURRENT_BROWSER_SESSIONS
 from apps.sites.selectors import web_session_list
 from apps.sites.services import web_sessions_close
-from apps.sites.slots import queue_place
 
 
 @login_required

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from apps.sites.slots import leases_close_for_owner
+from apps.sites.browser.slots import leases_close_for_owner
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from apps.sites.jobs import browser_job_run
+from apps.sites.browser.jobs import browser_job_run
 from apps.sites.limits import BROWSER_TASK_SOFT_TIME_LIMIT, BROWSER_TASK_TIME_LIMIT
 
 

@@ -1,6 +1,7 @@
 from django.urls import path
 
-from apps.sites import handoff_views, portal_views
+from apps.sites import portal_views
+from apps.sites.handoff import views as handoff_views
 
 app_name = "sites"
 

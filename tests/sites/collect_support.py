@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from apps.runtime.executors import StepResult
-from apps.sites.collect_budget import CollectionBudget, CollectionLedger
-from apps.sites.collect_delivery import deliver
-from apps.sites.collect_explore import CollectionRun, explore
-from apps.sites.collect_findings import Findings
-from apps.sites.collect_scope import collection_plan
-from apps.sites.route_choice import NoRouteChooser, RouteChooser
-from apps.sites.waits_watch import watch_page
-from apps.sites.websites import AuthorizedWebsites
+from apps.sites.acting.route_choice import NoRouteChooser, RouteChooser
+from apps.sites.browser.websites import AuthorizedWebsites
+from apps.sites.collection.budget import CollectionBudget, CollectionLedger
+from apps.sites.collection.delivery import deliver
+from apps.sites.collection.explore import CollectionRun, explore
+from apps.sites.collection.findings import Findings
+from apps.sites.collection.scope import collection_plan
+from apps.sites.observation.waits_watch import watch_page
 from tests.sites.fixture_web import FixtureSite
 
 TODAY = dt.date(2026, 7, 1)

@@ -73,7 +73,7 @@ def conduct_sign_in(
 
 def settle_backgrounds(backgrounds: list[Background]) -> None:
     """After a test, end what it left waiting (a failed assertion may leave a panel open)."""
-    from apps.sites.handoff_panels import SERVED
+    from apps.sites.handoff.panels import SERVED
 
     for background in backgrounds:
         if background.thread.is_alive():

@@ -9,8 +9,8 @@ from typing import Any
 from apps.runtime.executors import ExecutionContext, InputAnswer, InputSpec, StepResult
 from apps.runtime.models import TraceEvent, Turn
 from apps.runtime.turns import turn_submit
-from apps.sites.audit import AUDIT_KIND
-from apps.sites.signin_executor import SignIn
+from apps.sites.signin.audit import AUDIT_KIND
+from apps.sites.signin.executor import SignIn
 from apps.vault.mandates import CredentialGrant, VaultMandate
 from apps.vault.services import credential_save
 

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from apps.sites.acting import ClickApproval, click, deadline_in
-from apps.sites.acting_fields import find_field
-from apps.sites.observation import Field, Form, Snapshot
+from apps.sites.acting.click import ClickApproval, click, deadline_in
+from apps.sites.acting.fields import find_field
+from apps.sites.observation.snapshot import Field, Form, Snapshot
 from tests.sites.fixture_web import FixtureWeb
 from tests.sites.test_observation_support import only, open_and_read
 

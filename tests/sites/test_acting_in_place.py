@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from apps.sites.acting import ClickApproval, click, deadline_in
-from apps.sites.collect_signals import classify_control
-from apps.sites.observation import Control
-from apps.sites.observation_limits import NAVIGATION_START_GRACE
-from apps.sites.observation_reader import observe
+from apps.sites.acting.click import ClickApproval, click, deadline_in
+from apps.sites.collection.signals import classify_control
+from apps.sites.observation.limits import NAVIGATION_START_GRACE
+from apps.sites.observation.reader import observe
+from apps.sites.observation.snapshot import Control
 from tests.sites.fixture_web import FixtureWeb
 from tests.sites.test_observation_support import nothing_pressed, only, open_and_read
 

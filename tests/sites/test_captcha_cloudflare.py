@@ -21,16 +21,16 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import Page
 
-from apps.sites.captcha_cloudflare import (
+from apps.sites.browser.sessions import browser_session
+from apps.sites.browser.websites import AuthorizedWebsites
+from apps.sites.limits import CLOUDFLARE_ATTEMPT_SECONDS
+from apps.sites.signin.captcha import (
     INTERSTITIAL_SELECTORS,
     TURNSTILE_SELECTORS,
     cloudflare_attempt,
     cloudflare_challenge_kind,
     cloudflare_prepare,
 )
-from apps.sites.limits import CLOUDFLARE_ATTEMPT_SECONDS
-from apps.sites.sessions import browser_session
-from apps.sites.websites import AuthorizedWebsites
 from tests.sites.fixture_web import FixtureSite, FixtureWeb, wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]

@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from apps.sites.acting import deadline_in
-from apps.sites.collect_pages import read_arrival
-from apps.sites.waits_watch import watch_page
+from apps.sites.acting.click import deadline_in
+from apps.sites.collection.pages import read_arrival
+from apps.sites.observation.waits_watch import watch_page
 from tests.sites.fixture_web import FixtureWeb
 
 pytestmark = pytest.mark.browser

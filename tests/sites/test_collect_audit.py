@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from apps.sites.collect_audit import RECOVERY_OUTCOMES, collection_audit
-from apps.sites.collect_recognition import RecognitionAnswer, RecognitionQuestion
-from apps.sites.observation import Snapshot
-from apps.sites.observation_reader import observe
-from apps.sites.route_choice import ModelRouteChooser, RouteDecision, RouteQuestion
+from apps.sites.acting.route_choice import ModelRouteChooser, RouteDecision, RouteQuestion
+from apps.sites.collection.audit import RECOVERY_OUTCOMES, collection_audit
+from apps.sites.collection.recognition import RecognitionAnswer, RecognitionQuestion
+from apps.sites.observation.reader import observe
+from apps.sites.observation.snapshot import Snapshot
 from tests.model_server import ScriptedModelServer
 from tests.sites.collect_support import Collected, collect
 from tests.sites.fixture_web import FixtureSite, FixtureWeb

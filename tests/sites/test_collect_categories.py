@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from apps.sites.collect_scope import collection_plan
+from apps.sites.collection.scope import collection_plan
 from tests.sites.collect_support import TODAY, collect
 from tests.sites.fixture_web import FixtureWeb
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from apps.sites.collect_completeness import WRITTEN_ROWS_PROVE_NOTHING, list_address
+from apps.sites.collection.completeness import WRITTEN_ROWS_PROVE_NOTHING, list_address
 from tests.sites.collect_support import collect, pages_requested
 from tests.sites.fixture_web import FixtureWeb
 
@@ -86,10 +86,10 @@ def test_pages_of_one_list_share_its_address_and_a_year_makes_another_list() -> 
 
 def test_a_total_counts_only_for_the_list_whose_pages_stated_it() -> None:
     from apps.records.rows import Source
-    from apps.sites.collect_budget import CollectionBudget
-    from apps.sites.collect_completeness import collection_completeness
-    from apps.sites.collect_findings import Findings
-    from apps.sites.collect_scope import collection_plan
+    from apps.sites.collection.budget import CollectionBudget
+    from apps.sites.collection.completeness import collection_completeness
+    from apps.sites.collection.findings import Findings
+    from apps.sites.collection.scope import collection_plan
 
     def rows(*numbers: str) -> list[dict[str, Any]]:
         return [{"identifier_number": number, "amount": "10,00"} for number in numbers]

@@ -23,9 +23,9 @@ from apps.runtime.catalog import current_catalog
 from apps.runtime.forms import propose_from_forms
 from apps.runtime.models import PlanCache, StepRecord, TraceEvent, Turn
 from apps.runtime.turns import turn_conduct, turn_submit
-from apps.sites.browser_data import storage_state_load
-from apps.sites.sessions import browser_session
-from apps.sites.websites import AuthorizedWebsites
+from apps.sites.browser.data import storage_state_load
+from apps.sites.browser.sessions import browser_session
+from apps.sites.browser.websites import AuthorizedWebsites
 from tests.sites.collect_e2e_support import (
     AMOUNTS_2026,
     BILLS_2026,

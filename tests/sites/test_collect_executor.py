@@ -15,8 +15,8 @@ from apps.runtime.executors import ExecutionContext, build_catalog
 from apps.runtime.forms import propose_from_forms
 from apps.runtime.models import ConsentRequest, StepRecord, TraceEvent
 from apps.runtime.turns import turn_conduct, turn_submit
-from apps.sites.collect_budget import CollectionBudget
-from apps.sites.collect_executor import CollectSiteDocuments, CollectSiteRecords
+from apps.sites.collection.budget import CollectionBudget
+from apps.sites.collection.executor import CollectSiteDocuments, CollectSiteRecords
 from tests.model_server import ScriptedModelServer
 from tests.sites.fixture_web import FixtureWeb
 

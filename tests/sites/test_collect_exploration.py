@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from apps.sites.collect_budget import CollectionBudget
-from apps.sites.collect_scope import collection_plan
+from apps.sites.collection.budget import CollectionBudget
+from apps.sites.collection.scope import collection_plan
 from apps.sites.limits import (
     COLLECTION_MAX_ACTIONS,
     COLLECTION_MAX_ACTIVE_TIME,

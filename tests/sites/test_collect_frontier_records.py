@@ -9,18 +9,18 @@ import pytest
 from apps.runtime.model_client import ModelUsage, counting_into
 from apps.runtime.models import StepRecord, TraceEvent
 from apps.runtime.turns import turn_conduct, turn_submit
-from apps.sites.collect_budget import CollectionBudget, CollectionLedger
-from apps.sites.collect_explore import CollectionRun, explore
-from apps.sites.collect_recognition import (
+from apps.sites.acting.route_choice import route_chooser_from_settings
+from apps.sites.browser.websites import AuthorizedWebsites
+from apps.sites.collection.budget import CollectionBudget, CollectionLedger
+from apps.sites.collection.explore import CollectionRun, explore
+from apps.sites.collection.recognition import (
     FrontierRecordRecogniser,
     NoRecordRecogniser,
     looks_like_records,
     recogniser_from_settings,
     validate_records,
 )
-from apps.sites.collect_scope import collection_plan
-from apps.sites.route_choice import route_chooser_from_settings
-from apps.sites.websites import AuthorizedWebsites
+from apps.sites.collection.scope import collection_plan
 from tests.model_server import ScriptedModelServer
 from tests.sites.collect_support import TODAY, collect
 from tests.sites.fixture_web import FixtureWeb

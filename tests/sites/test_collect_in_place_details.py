@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from apps.sites.collect_budget import CollectionBudget
+from apps.sites.collection.budget import CollectionBudget
 from tests.sites.collect_support import collect, pages_requested
 from tests.sites.fixture_web import FixtureWeb
 from tests.sites.test_observation_support import presses_become

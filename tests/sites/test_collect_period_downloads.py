@@ -6,8 +6,8 @@ import datetime as dt
 
 from apps.records.periods import Period
 from apps.records.scope import PeriodConstraint
-from apps.sites.collect_delivery import outside_request, outside_requested_periods
-from apps.sites.collect_scope import collection_plan
+from apps.sites.collection.delivery import outside_request, outside_requested_periods
+from apps.sites.collection.scope import collection_plan
 
 YEAR_2026 = (PeriodConstraint(Period.year(2026), None, "2026"),)
 

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from apps.sites.collect_budget import CollectionBudget
-from apps.sites.collect_findings import CollectionStop
-from apps.sites.collect_pages import PreparedPage
+from apps.sites.collection.budget import CollectionBudget
+from apps.sites.collection.findings import CollectionStop
+from apps.sites.collection.pages import PreparedPage
 from apps.sites.limits import RECOVERY_READ_TIMEOUT
-from apps.sites.observation import ObservationFailed, Snapshot
-from apps.sites.observation_reader import observe
+from apps.sites.observation.reader import observe
+from apps.sites.observation.snapshot import ObservationFailed, Snapshot
 from tests.sites.collect_support import collect, pages_requested
 from tests.sites.fixture_web import FixtureWeb
 

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from apps.sites.collect_reading import ReadRow
-from apps.sites.collect_reading import row_matches as row_shows
+from apps.sites.collection.reading import ReadRow
+from apps.sites.collection.reading import row_matches as row_shows
 from tests.sites.collect_support import collect
 from tests.sites.fixture_web import FixtureWeb
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from apps.sites.collect_findings import CollectionStop
-from apps.sites.route_choice import ModelRouteChooser
+from apps.sites.acting.route_choice import ModelRouteChooser
+from apps.sites.collection.findings import CollectionStop
 from tests.model_server import ScriptedModelServer
 from tests.sites.collect_support import collect, pages_requested
 from tests.sites.fixture_web import FixtureWeb

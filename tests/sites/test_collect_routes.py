@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from apps.sites.collect_budget import CollectionBudget, CollectionLedger
-from apps.sites.collect_findings import CollectionStop
-from apps.sites.collect_pages import PreparedPage
-from apps.sites.collect_preparation import SitePreparation
-from apps.sites.observation import ObservationFailed, Snapshot
-from apps.sites.observation_reader import observe
-from apps.sites.route_choice import ModelRouteChooser, NoRouteChooser, route_chooser_from_settings
+from apps.sites.acting.route_choice import ModelRouteChooser, NoRouteChooser, route_chooser_from_settings
+from apps.sites.collection.budget import CollectionBudget, CollectionLedger
+from apps.sites.collection.findings import CollectionStop
+from apps.sites.collection.pages import PreparedPage
+from apps.sites.collection.preparation import SitePreparation
+from apps.sites.observation.reader import observe
+from apps.sites.observation.snapshot import ObservationFailed, Snapshot
 from tests.model_server import ScriptedModelServer
 from tests.sites.collect_support import collect, pages_requested
 from tests.sites.fixture_web import FixtureWeb

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from apps.sites.acting import deadline_in
-from apps.sites.cookies import CookieOutcome, consent_clear_before_submission, reject_cookies
-from apps.sites.cookies_memory import ConsentMemory, notice_identity
+from apps.sites.acting.click import deadline_in
+from apps.sites.acting.cookie_memory import ConsentMemory, notice_identity
+from apps.sites.acting.cookies import CookieOutcome, consent_clear_before_submission, reject_cookies
 from tests.sites.fixture_web import FixtureSite, FixtureWeb
 from tests.sites.test_observation_support import nothing_pressed, open_and_read, presses_become
 

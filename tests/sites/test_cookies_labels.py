@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.sites.cookies_labels import is_necessary, text_meaning
+from apps.sites.acting.cookie_labels import is_necessary, text_meaning
 
 
 @pytest.mark.parametrize(

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from apps.sites.acting import ClickApproval, deadline_in
-from apps.sites.cookies import reject_cookies
-from apps.sites.cookies_memory import ConsentMemory
-from apps.sites.diagnostics import SIGNALS, DiagnosticTrail, diagnose
-from apps.sites.obstruction import OBSTRUCTED_REASONS, CaptureContext, click_or_capture, save_obstruction_copy
-from apps.sites.obstruction_copy import static_copy
+from apps.sites.acting.click import ClickApproval, deadline_in
+from apps.sites.acting.cookie_memory import ConsentMemory
+from apps.sites.acting.cookies import reject_cookies
+from apps.sites.acting.obstruction import OBSTRUCTED_REASONS, CaptureContext, click_or_capture, save_obstruction_copy
+from apps.sites.acting.obstruction_copy import static_copy
+from apps.sites.browser.diagnostics import SIGNALS, DiagnosticTrail, diagnose
 from tests.sites.fixture_web import FixtureWeb
 from tests.sites.test_observation_support import nothing_pressed, only, open_and_read
 
@@ -144,7 +144,7 @@ def test_recording_never_changes_what_the_caller_does(monkeypatch: pytest.Monkey
     def broken(*args: object, **kwargs: object) -> None:
         raise OSError("log handler is gone")
 
-    monkeypatch.setattr("apps.sites.diagnostics.logger.warning", broken)
+    monkeypatch.setattr("apps.sites.browser.diagnostics.logger.warning", broken)
     trail = DiagnosticTrail("click")
     trail.failed(TimeoutError("Timeout 30000ms exceeded"))  # does not raise
     assert [record.signals for record in trail.records] == [("timeout",)]
@@ -181,11 +181,11 @@ def test_the_static_copy_drops_active_code_state_and_tokens() -> None:
 def test_a_collection_click_refused_as_covered_keeps_an_obstruction_copy(
     fixture_web: FixtureWeb, browser_page: Any, data_dir: Path
 ) -> None:
-    from apps.sites.collect_budget import CollectionBudget, CollectionLedger
-    from apps.sites.collect_findings import Findings
-    from apps.sites.collect_scope import collection_plan
-    from apps.sites.collect_walk import CollectionRun, PageWalker
-    from apps.sites.websites import AuthorizedWebsites
+    from apps.sites.browser.websites import AuthorizedWebsites
+    from apps.sites.collection.budget import CollectionBudget, CollectionLedger
+    from apps.sites.collection.findings import Findings
+    from apps.sites.collection.scope import collection_plan
+    from apps.sites.collection.walk import CollectionRun, PageWalker
 
     site = fixture_web.fresh("overlay-obstruct")
     pay = only(open_and_read(browser_page, site.url("/index.html")), name="Pay now")

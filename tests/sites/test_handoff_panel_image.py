@@ -1,6 +1,6 @@
 """The panel's image: the page as the session shows it, with every editable field masked.
 
-Drawn with :func:`apps.sites.handoff_server.panel_image` in real Chromium;
+Drawn with :func:`apps.sites.handoff.server.panel_image` in real Chromium;
 the pixels are read back from the PNG. A masked field is one flat box of the
 mask colour, whatever its value; the humanity check itself stays visible.
 """
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from apps.sites.handoff_server import MASK_COLOR, panel_image
+from apps.sites.handoff.server import MASK_COLOR, panel_image
 from tests.sites.fixture_web import FixtureWeb
 from tests.sites.png_support import decode_png
 

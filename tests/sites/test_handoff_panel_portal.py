@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from apps.runtime.models import Turn
 from apps.runtime.turns import turn_submit
-from apps.sites.handoff_panels import (
+from apps.sites.handoff.panels import (
     MAX_SCROLL_PIXELS,
     handoff_channel,
     handoff_commands_take,
@@ -23,8 +23,8 @@ from apps.sites.handoff_panels import (
     handoff_panel_open,
     handoff_result_take,
 )
-from apps.sites.handoff_signin import Handoff, handoff_abandon
 from apps.sites.models import HandoffPanel
+from apps.sites.signin.handoff import Handoff, handoff_abandon
 from tests.sites.handoff_support import portal
 
 pytestmark = [pytest.mark.django_db, pytest.mark.services]
@@ -132,7 +132,7 @@ class _CommandsNotStored:
 
 def test_a_command_numbered_but_not_yet_stored_is_waited_for_never_lost(owner: Any, monkeypatch: Any) -> None:
     # The portal numbers a command before storing it; the step may look in between.
-    from apps.sites import handoff_panels
+    from apps.sites.handoff import panels as handoff_panels
 
     panel = _panel(owner)
     channel = handoff_channel(panel)
@@ -149,7 +149,7 @@ def test_a_command_numbered_but_not_yet_stored_is_waited_for_never_lost(owner: A
 
 
 def test_a_command_whose_writer_gave_up_is_skipped_after_a_grace(owner: Any, monkeypatch: Any) -> None:
-    from apps.sites import handoff_panels
+    from apps.sites.handoff import panels as handoff_panels
 
     panel = _panel(owner)
     real = handoff_panels.cache

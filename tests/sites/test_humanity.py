@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.sites.humanity import Prose, humanity_request
+from apps.sites.observation.humanity import Prose, humanity_request
 
 
 @pytest.mark.parametrize(

@@ -19,10 +19,10 @@ from urllib.parse import quote
 
 import pytest
 
-from apps.sites.guard_proxy import direct_dial
-from apps.sites.network import IPAddress, NetworkGuard
-from apps.sites.sessions import BrowserSession, NavigationRefused, browser_session
-from apps.sites.websites import AuthorizedWebsites
+from apps.sites.browser.guard_proxy import direct_dial
+from apps.sites.browser.network import IPAddress, NetworkGuard
+from apps.sites.browser.sessions import BrowserSession, NavigationRefused, browser_session
+from apps.sites.browser.websites import AuthorizedWebsites
 from tests.sites.fixture_web import FixtureSite, FixtureWeb
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from apps.sites.network import AddressRefused, IPNetwork, NetworkGuard, classify_address, system_resolver
-from apps.sites.websites import AuthorizedWebsites, InvalidOrigin, origin_of
+from apps.sites.browser.network import AddressRefused, IPNetwork, NetworkGuard, classify_address, system_resolver
+from apps.sites.browser.websites import AuthorizedWebsites, InvalidOrigin, origin_of
 
 LOOPBACK_ONLY = (ipaddress.ip_network("127.0.0.0/8"),)
 

@@ -12,9 +12,9 @@ from urllib.parse import quote
 
 import pytest
 
-from apps.sites.network import NetworkGuard
-from apps.sites.sessions import NavigationRefused, browser_session
-from apps.sites.websites import AuthorizedWebsites
+from apps.sites.browser.network import NetworkGuard
+from apps.sites.browser.sessions import NavigationRefused, browser_session
+from apps.sites.browser.websites import AuthorizedWebsites
 from tests.sites.fixture_web import FixtureSite, FixtureWeb, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)

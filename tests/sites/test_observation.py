@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from apps.sites.observation import ControlIdentity
-from apps.sites.observation_limits import ObservationLimits
-from apps.sites.observation_reader import observe
+from apps.sites.observation.limits import ObservationLimits
+from apps.sites.observation.reader import observe
+from apps.sites.observation.snapshot import ControlIdentity
 from tests.sites.fixture_web import FixtureWeb
 from tests.sites.test_observation_support import as_json, only, open_and_read
 

@@ -6,10 +6,10 @@ import dataclasses
 import json
 from typing import Any
 
-from apps.sites.acting import deadline_in
-from apps.sites.observation import Control, Snapshot
-from apps.sites.waits import read_page
-from apps.sites.waits_watch import watch_page
+from apps.sites.acting.click import deadline_in
+from apps.sites.observation.snapshot import Control, Snapshot
+from apps.sites.observation.waits import read_page
+from apps.sites.observation.waits_watch import watch_page
 from tests.sites.fixture_web import FixtureSite, wait_until
 
 READ_SECONDS = 10.0

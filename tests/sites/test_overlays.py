@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from apps.sites.acting import deadline_in
-from apps.sites.cookies import reject_cookies
-from apps.sites.cookies_labels import classify_panel
-from apps.sites.cookies_memory import ConsentMemory
-from apps.sites.overlays import close_overlay
+from apps.sites.acting.click import deadline_in
+from apps.sites.acting.cookie_labels import classify_panel
+from apps.sites.acting.cookie_memory import ConsentMemory
+from apps.sites.acting.cookies import reject_cookies
+from apps.sites.acting.overlays import close_overlay
 from tests.sites.fixture_web import FixtureWeb
 from tests.sites.test_observation_support import nothing_pressed, open_and_read, presses_become, read
 

@@ -9,8 +9,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from apps.sites import page_calls
-from apps.sites.page_calls import evaluate_handle_within, evaluate_within
+from apps.sites.observation import page_calls
+from apps.sites.observation.page_calls import evaluate_handle_within, evaluate_within
 
 pytestmark = [pytest.mark.browser]
 

@@ -18,13 +18,13 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from apps.sites.browser_data import STATE_FILE, owner_data_dir
-from apps.sites.browser_processes import browser_kill, live_session_tokens
+from apps.sites.browser.data import STATE_FILE, owner_data_dir
+from apps.sites.browser.processes import browser_kill, live_session_tokens
+from apps.sites.browser.sessions import BrowserSession, SessionEnded, browser_session
+from apps.sites.browser.slots import SessionRefused, lease_request, lease_try_claim
+from apps.sites.browser.websites import AuthorizedWebsites
 from apps.sites.limits import MAX_CONCURRENT_BROWSER_SESSIONS
 from apps.sites.models import BrowserSessionLease
-from apps.sites.sessions import BrowserSession, SessionEnded, browser_session
-from apps.sites.slots import SessionRefused, lease_request, lease_try_claim
-from apps.sites.websites import AuthorizedWebsites
 from tests.sites.fixture_web import FixtureSite, FixtureWeb
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]

@@ -12,20 +12,20 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.utils import timezone
 
 from apps.runtime.executors import ExecutionContext, build_catalog
-from apps.sites.executors import CloseWebSessions
-from apps.sites.jobs import (
+from apps.sites.browser.jobs import (
     browser_job_run,
     browser_job_submit,
     browser_job_wait,
     browser_jobs_reconcile_interrupted,
     register_browser_job,
 )
+from apps.sites.browser.sessions import BrowserSession
+from apps.sites.browser.slots import lease_request, lease_try_claim
+from apps.sites.browser.websites import AuthorizedWebsites
+from apps.sites.executors import CloseWebSessions
 from apps.sites.limits import BROWSER_TASK_SOFT_TIME_LIMIT, BROWSER_TASK_TIME_LIMIT
 from apps.sites.models import BrowserJob, BrowserSessionLease
-from apps.sites.sessions import BrowserSession
-from apps.sites.slots import lease_request, lease_try_claim
 from apps.sites.tasks import run_browser_job
-from apps.sites.websites import AuthorizedWebsites
 from metnos_site.celery import QUEUE_BROWSER, app
 from tests.conftest import WorkerHandle, api_client_for
 from tests.sites.fixture_web import FixtureWeb

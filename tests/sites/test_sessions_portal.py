@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from apps.sites.browser.slots import lease_request, lease_try_claim
 from apps.sites.limits import MAX_CONCURRENT_BROWSER_SESSIONS
 from apps.sites.models import BrowserSessionLease
-from apps.sites.slots import lease_request, lease_try_claim
 
 pytestmark = [pytest.mark.django_db, pytest.mark.services]
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from apps.sites.sessions import browser_session
-from apps.sites.signin import Login, SignInProcedure, sign_in_recover
-from apps.sites.signin_types import OUTCOME_INTERVAL_SECONDS
-from apps.sites.websites import AuthorizedWebsites
+from apps.sites.browser.sessions import browser_session
+from apps.sites.browser.websites import AuthorizedWebsites
+from apps.sites.signin.procedure import Login, SignInProcedure, sign_in_recover
+from apps.sites.signin.types import OUTCOME_INTERVAL_SECONDS
 from tests.sites.fixture_web import FixtureWeb
 from tests.sites.signin_support import PASSWORD, USERNAME, sign_in_to
 

@@ -26,7 +26,7 @@ from apps.runtime.models import InputRequest, StepRecord, TraceEvent, Turn
 from apps.runtime.trace import observe_turn_events
 from apps.runtime.turns import turn_conduct, turn_submit
 from apps.runtime.user_input import input_answer
-from apps.sites.audit import AUDIT_KIND
+from apps.sites.signin.audit import AUDIT_KIND
 from apps.vault.mandates import vault_mandate_for_plan
 from apps.vault.services import credential_save
 from tests.sites.fixture_web import FixtureSite, FixtureWeb, wait_until

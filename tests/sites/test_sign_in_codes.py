@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from apps.sites.signin_page import challenge_visible, form_prose
+from apps.sites.signin.page import challenge_visible, form_prose
 from tests.sites.fixture_web import FixtureWeb
 from tests.sites.signin_support import TOTP_SEED, Asked, sign_in_to
 from tests.sites.test_observation_support import open_and_read, read

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
+from apps.sites.browser.sessions import BrowserSession, browser_session
+from apps.sites.browser.websites import AuthorizedWebsites
 from apps.sites.limits import SIGN_IN_MAX_ACTIONS
-from apps.sites.sessions import BrowserSession, browser_session
-from apps.sites.signin import Login, SignInProcedure
-from apps.sites.signin_search import EntrySearch
-from apps.sites.websites import AuthorizedWebsites
+from apps.sites.signin.procedure import Login, SignInProcedure
+from apps.sites.signin.search import EntrySearch
 from tests.sites.fixture_web import FixtureSite, FixtureWeb
 from tests.sites.signin_support import PASSWORD, USERNAME
 

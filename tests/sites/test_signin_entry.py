@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from apps.sites.observation_reader import observe
-from apps.sites.signin_entry import choose_entry
+from apps.sites.observation.reader import observe
+from apps.sites.signin.entry import choose_entry
 from tests.sites.fixture_web import FixtureWeb
 
 pytestmark = pytest.mark.browser

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from apps.sites.observation_reader import observe
-from apps.sites.signin_forms import find_code_target, find_login_form
+from apps.sites.observation.reader import observe
+from apps.sites.signin.forms import find_code_target, find_login_form
 from tests.sites.fixture_web import FixtureWeb
 
 pytestmark = pytest.mark.browser

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from apps.sites.signin_page import type_and_check
+from apps.sites.signin.page import type_and_check
 from tests.sites.fixture_web import FixtureWeb
 
 pytestmark = pytest.mark.browser

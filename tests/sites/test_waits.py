@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from apps.sites.acting import deadline_in
-from apps.sites.observation import ObservationFailed, Snapshot
-from apps.sites.observation_limits import DATA_REQUEST_PATIENCE, DOM_CHANGE_PATIENCE
-from apps.sites.observation_reader import observe
-from apps.sites.waits import read_page, wait_until_readable
-from apps.sites.waits_watch import watch_page
+from apps.sites.acting.click import deadline_in
+from apps.sites.observation.limits import DATA_REQUEST_PATIENCE, DOM_CHANGE_PATIENCE
+from apps.sites.observation.reader import observe
+from apps.sites.observation.snapshot import ObservationFailed, Snapshot
+from apps.sites.observation.waits import read_page, wait_until_readable
+from apps.sites.observation.waits_watch import watch_page
 from tests.sites.fixture_web import FixtureWeb
 from tests.sites.test_observation_support import open_and_read
 

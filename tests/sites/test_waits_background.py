@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from apps.sites.acting import ClickApproval, click, deadline_in
-from apps.sites.observation_limits import DATA_REQUEST_PATIENCE
-from apps.sites.waits import read_page
-from apps.sites.waits_watch import watch_page
+from apps.sites.acting.click import ClickApproval, click, deadline_in
+from apps.sites.observation.limits import DATA_REQUEST_PATIENCE
+from apps.sites.observation.waits import read_page
+from apps.sites.observation.waits_watch import watch_page
 from tests.sites.fixture_web import FixtureWeb
 from tests.sites.test_observation_support import only
 

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from apps.sites import waits_watch
-from apps.sites.acting import deadline_in
-from apps.sites.waits import pause
-from apps.sites.waits_watch import PageWatch, watch_page
+from apps.sites.acting.click import deadline_in
+from apps.sites.observation import waits_watch
+from apps.sites.observation.waits import pause
+from apps.sites.observation.waits_watch import PageWatch, watch_page
 from tests.sites.fixture_web import FixtureWeb
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from django import template
 from django.utils.html import format_html
 
-from apps.sites.handoff_panels import handoff_panel_open_for_turn, handoff_panel_url
+from apps.sites.handoff.panels import handoff_panel_open_for_turn, handoff_panel_url
 
 register = template.Library()
 

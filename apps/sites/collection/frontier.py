@@ -1,0 +1,138 @@
+"""The frontier of a collection: page states, their candidate controls and their order.
+
+A :class:`PageState` is one page as the collection reached it: its address,
+its level, the in-place clicks that prepared it (a menu opened, "load more"
+pressed) and the candidates still to take. Expansions of the same list and
+buttons that change the page in place keep the level; other forward
+navigation adds one. After an in-place change only the controls it revealed
+become new candidates: the others were already examined.
+
+Candidates are the controls a signal recognises (:mod:`apps.sites.collection.signals`),
+examined in groups of ``CONTROL_GROUP_SIZE`` so a long page hides none of
+them, and taken in the signals' order: the full list first, then the rows'
+details and documents, then more of the same list, archives, sections and
+menus. A row's detail or document is a candidate only when the control is
+linked to exactly one record row of the page and that item still needs it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from apps.sites.browser.websites import AuthorizedWebsites
+from apps.sites.collection.reading import ReadRow, row_matches
+from apps.sites.collection.revisit import identity_key, page_address
+from apps.sites.collection.scope import CollectionPlan
+from apps.sites.collection.signals import Signal, avoided, classify_control
+from apps.sites.observation.limits import CONTROL_GROUP_SIZE
+from apps.sites.observation.snapshot import Control, ControlIdentity, Snapshot
+
+
+@dataclass(frozen=True)
+class RowLink:
+    """The record row a control belongs to: which read, which row, and the item's identifier."""
+
+    source_id: str
+    row_index: int
+    identifier: str
+
+
+@dataclass
+class Candidate:
+    control: Control
+    signal: Signal
+    order: int
+    row: RowLink | None = None
+    prepared_again: bool = False
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        return (self.signal.priority, self.order)
+
+
+@dataclass
+class PageState:
+    url: str
+    level: int
+    parent: PageState | None
+    snapshot: Snapshot
+    preparation: list[Control] = field(default_factory=list)
+    pending: list[Candidate] = field(default_factory=list)
+    considered: set[ControlIdentity] = field(default_factory=set)
+    rows: list[tuple[str, int, ReadRow]] = field(default_factory=list)
+    row_counts: Counter[tuple[tuple[str, str | None], ...]] = field(default_factory=Counter)
+    unclassified: list[Control] = field(default_factory=list)
+    chooser_asked: bool = False
+    scrolled_out: bool = False
+    # A list with its own next page or "load more" is not scrolled for more.
+    has_expansions: bool = False
+
+
+def row_key(row: ReadRow) -> tuple[tuple[str, str | None], ...]:
+    return tuple(sorted(row.values.items()))
+
+
+def identifier_of(row: ReadRow) -> str:
+    """The item's own number when the row shows one, else its cells (so equal rows stay equal)."""
+    return row.values.get("identifier_number") or " | ".join(row.cells)
+
+
+class CandidateFinder:
+    """Turns the controls of a read into candidates for one collection."""
+
+    def __init__(self, plan: CollectionPlan, websites: AuthorizedWebsites) -> None:
+        self.plan = plan
+        self.websites = websites
+        self._order = 0
+
+    def add(self, state: PageState, snapshot: Snapshot) -> int:
+        """Add the controls of ``snapshot`` not examined before in ``state``; how many became candidates."""
+        added = 0
+        for group in snapshot.groups(CONTROL_GROUP_SIZE):
+            for control in group.controls:
+                key = identity_key(control)
+                if key in state.considered:
+                    continue
+                state.considered.add(key)
+                candidate = self._candidate(state, control)
+                if candidate is not None:
+                    state.has_expansions = state.has_expansions or candidate.signal.kind == "expansion"
+                    state.pending.append(candidate)
+                    added += 1
+                elif not avoided(control) and control.enabled and not control.row:
+                    state.unclassified.append(control)
+        state.pending.sort(key=lambda candidate: candidate.sort_key)
+        return added
+
+    def _candidate(self, state: PageState, control: Control) -> Candidate | None:
+        signal = classify_control(control, object_words=self.plan.object_words)
+        if signal is None:
+            return None
+        if control.href and not self.websites.allows(control.href):
+            return None
+        if control.href and page_address(control.href) == state.url and signal.kind != "expansion":
+            return None
+        self._order += 1
+        if signal.kind not in ("detail", "download"):
+            return Candidate(control, signal, self._order)
+        if signal.kind == "download" and not self.plan.save_documents:
+            return None
+        link = self._row_of(state, control)
+        if link is None:
+            # Rows that read the same leave their controls ambiguous: kept, to be reported, never clicked.
+            return Candidate(control, signal, self._order) if control.ambiguous else None
+        if signal.kind == "detail":
+            row = next(row for source, index, row in state.rows if (source, index) == (link.source_id, link.row_index))
+            if not self.plan.missing_fields(dict(row.values)):
+                return None
+        return Candidate(control, signal, self._order, row=link)
+
+    @staticmethod
+    def _row_of(state: PageState, control: Control) -> RowLink | None:
+        """The one record row whose cells the control's row shows; None when none or several do."""
+        matches = [(source, index, row) for source, index, row in state.rows if row_matches(row, control.row)]
+        if len(matches) != 1:
+            return None
+        source, index, row = matches[0]
+        return RowLink(source, index, identifier_of(row))

@@ -1,0 +1,194 @@
+"""Reading the records a page shows, deterministically, with the field vocabulary.
+
+Tables are read by their headings, repeated cards and detail views by their
+label/value pairs (``read.js``, read-only). A table row of one wide
+cell holding label/value pairs, right under a record's row, is that row's
+detail (often opened in place): its pairs add fields to the row above. Headings and labels
+become field keys through :func:`apps.records.vocabulary.classify_label`
+("Numero bolletta" and "Invoice number" are both ``identifier_number``);
+labels the vocabulary does not know keep their own text. Values stay the
+text observed: nothing is filled in, converted or guessed.
+
+A table or a set of cards counts as records only when its fields include
+something records are made of (an identifier, a date, an amount, a
+period); a detail view needs two such pairs. Everything else (menus, plan
+descriptions, contact numbers) is not a record.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from apps.records.vocabulary import FieldKind, classify_label
+from apps.sites.observation.page_calls import evaluate_within
+
+READ_SCRIPT = (Path(__file__).parent / "read.js").read_text(encoding="utf-8")
+MAX_ROWS_PER_READ = 2_000
+MAX_CELL_CHARS = 500
+MAX_PAIRS = 60
+
+# Kinds a record shows; a table without any of them is layout, not records.
+RECORD_KINDS: frozenset[FieldKind] = frozenset(
+    {"identifier_number", "issue_date", "due_date", "date", "amount", "period"}
+)
+# Labels that name the item itself ("Invoice", "Bolletta") hold its number.
+_ITEM_NOUNS = frozenset(
+    {"invoice", "bill", "fattura", "bolletta", "receipt", "ricevuta", "document", "documento", "numero", "number",
+     "n", "nr", "no"}
+)  # fmt: skip
+_SPACES = re.compile(r"\s+")
+
+
+class RecordsUnreadable(Exception):
+    """The page could not be read for records; ``reason`` is from a closed set."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class ReadRow:
+    """One record as read: field keys to observed text, and the texts that identify its row on the page."""
+
+    values: dict[str, str | None]
+    cells: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PageRecords:
+    """The list rows of a page and, for a detail view, its one row of label/value pairs."""
+
+    rows: tuple[ReadRow, ...]
+    detail: ReadRow | None
+    truncated: bool
+
+
+def field_key(label: str) -> str:
+    """The key a heading or label becomes: its vocabulary kind, else its own text."""
+    text = _SPACES.sub(" ", label).strip().rstrip(":").strip()
+    kind = classify_label(text)
+    if kind is None and text.casefold().strip(".") in _ITEM_NOUNS:
+        kind = "identifier_number"
+    if kind is None or kind in ("count",):
+        return text
+    return kind
+
+
+def _keys(labels: list[str]) -> list[str]:
+    """Keys for the labels of one row; two labels of one kind keep their own text (no guessing)."""
+    keys = [field_key(label) if label.strip() else "" for label in labels]
+    for index, key in enumerate(keys):
+        if key and keys.count(key) > 1:
+            keys[index] = _SPACES.sub(" ", labels[index]).strip()
+    return keys
+
+
+def is_record(values: dict[str, str | None]) -> bool:
+    """Two filled values, one of them something records are made of (an identifier, a date, an amount)."""
+    filled = [key for key, value in values.items() if value]
+    return len(filled) >= 2 and any(key in RECORD_KINDS for key in filled)
+
+
+def _row_from_pairs(pairs: list[list[str]]) -> ReadRow:
+    labels = [str(label) for label, _ in pairs]
+    keys = _keys(labels)
+    values: dict[str, str | None] = {}
+    for key, (_, value) in zip(keys, pairs, strict=True):
+        if key and key not in values:
+            values[key] = str(value) or None
+    return ReadRow(values, tuple(str(value) for _, value in pairs if value))
+
+
+def _table_rows(table: dict[str, Any]) -> list[ReadRow]:
+    headers = [str(header) for header in table.get("headers", [])]
+    keys = _keys(headers)
+    body = table.get("rows", [])
+    # A column whose every cell is only controls ("View", "Download") holds no data.
+    useful = [
+        bool(key)
+        and not all(index < len(row["cells"]) and row["cells"][index]["controlOnly"] for row in body if row["cells"])
+        for index, key in enumerate(keys)
+    ]
+    rows: list[ReadRow] = []
+    for row in body:
+        cells = row["cells"]
+        values: dict[str, str | None] = {}
+        for index, key in enumerate(keys):
+            if useful[index] and index < len(cells):
+                values[key] = str(cells[index]["text"]) or None
+        # The pairs of the row's own detail row (see read.js) add fields, never overwrite them.
+        extra = _row_from_pairs(row.get("extra") or [])
+        for key, value in extra.values.items():
+            if not values.get(key):
+                values[key] = value
+        if is_record(values):
+            rows.append(ReadRow(values, (*(str(cell["text"]) for cell in cells if cell["text"]), *extra.cells)))
+    return rows
+
+
+def parse_records(answer: dict[str, Any]) -> PageRecords:
+    """The records in one answer of the page script (also used by tests and benchmarks)."""
+    rows: list[ReadRow] = []
+    for table in answer.get("tables", []):
+        rows.extend(_table_rows(table))
+    for card in answer.get("cards", []):
+        row = _row_from_pairs(card.get("pairs", []))
+        if is_record(row.values):
+            rows.append(row)
+    detail = None
+    pairs = answer.get("pairs", [])
+    if pairs and not rows:
+        candidate = _row_from_pairs(pairs)
+        if sum(1 for key, value in candidate.values.items() if value and key in RECORD_KINDS) >= 2:
+            detail = candidate
+    return PageRecords(tuple(rows), detail, bool(answer.get("truncated")))
+
+
+def read_records(page: Page, *, deadline: float) -> PageRecords:
+    """Read the records the page shows now; :class:`RecordsUnreadable` when the page does not answer."""
+    request = {"maxRows": MAX_ROWS_PER_READ, "maxCell": MAX_CELL_CHARS, "maxPairs": MAX_PAIRS}
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise RecordsUnreadable("timeout")
+    try:
+        raw = evaluate_within(page.main_frame, READ_SCRIPT, request, timeout_ms=remaining * 1000)
+    except PlaywrightError as error:
+        raise RecordsUnreadable("changed" if "context was destroyed" in str(error) else "unreadable") from None
+    try:
+        answer = json.loads(raw) if isinstance(raw, str) else None
+    except ValueError:
+        answer = None
+    if not isinstance(answer, dict):
+        raise RecordsUnreadable("nonsense")
+    try:
+        return parse_records(answer)
+    except (KeyError, TypeError, ValueError):
+        raise RecordsUnreadable("nonsense") from None
+
+
+# A cell stands whole in a row's text when no letter or digit continues it on either side, directly or
+# across one of the joiners identifiers are written with ("INV-2026-001" is not whole in "INV-2026-0011",
+# nor "001" in "INV-2026-001"). A sentence's last full stop or comma still ends it.
+_WHOLE_BEFORE = r"(?<!\w)(?<!\w[-_/.,:])"
+_WHOLE_AFTER = r"(?!\w)(?![-_/.,:]\w)"
+
+
+def row_matches(row: ReadRow, control_row: str) -> bool:
+    """Whether a control's row text shows every cell of ``row`` whole and in order, so the control belongs to it."""
+    text = _SPACES.sub(" ", control_row).strip()
+    position = 0
+    for cell in row.cells:
+        found = re.compile(_WHOLE_BEFORE + re.escape(cell) + _WHOLE_AFTER).search(text, position)
+        if found is None:
+            return False
+        position = found.end()
+    return bool(row.cells)

@@ -1,0 +1,239 @@
+"""The ``sign_in`` executor: sign in to a website with a credential from the vault.
+
+The step names the website (``url``) and optionally the credential (its label
+or id); both must be literal in the plan (``sensitive="authorisation"``),
+because they decide which secret is used where. The boundary refuses the step
+without a mandate (``credentials.use``). The session may visit only the
+origins the mandate grants. The values are resolved from the vault for the
+exact origin of the form, typed by the browser and never given to a model,
+logged, returned or recorded; a one-time code is asked from the user unless
+the owner authorised code automation for that credential, and is treated as a
+secret too.
+
+The browser runs in this step's own worker, not as a browser job: a job's
+parameters are stored, and credential values must never be.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import datetime as dt
+import time
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from django.utils import timezone
+
+from apps.core.redaction import secret_register
+from apps.runtime.executors import ExecutionContext, InputSpec, Mandate, StepError, StepResult
+from apps.runtime.manifests import ArgSpec, Manifest, RequestForm, ResultShape
+from apps.runtime.model_client import withhold_from_models_now
+from apps.sites.browser.sessions import (
+    BrowserSessionError,
+    NavigationRefused,
+    SessionEnded,
+    browser_session,
+    outside_browser_loop,
+)
+from apps.sites.browser.slots import SessionRefused
+from apps.sites.browser.websites import AuthorizedWebsites, InvalidOrigin, origin_of
+from apps.sites.handoff.panels import handoff_result_take
+from apps.sites.signin.audit import sign_in_audit_record
+from apps.sites.signin.captcha import cloudflare_prepare
+from apps.sites.signin.handoff import (
+    Handoff,
+    continued_in,
+    continued_result,
+    handoff_abandon,
+    handoff_settle,
+    person_help,
+)
+from apps.sites.signin.procedure import CredentialRefused, Login, SignInProcedure
+from apps.sites.signin.route_model import route_chooser_from_tiers
+from apps.sites.signin.types import SIGN_IN_TIME_BUDGET_SECONDS, SignInReport
+
+T = TypeVar("T")
+
+_SIGN_IN_PLAN = ({"tool": "sign_in", "args": {"url": "{url}"}},)
+CODE_WAIT_SECONDS = InputSpec(kind="otp", prompt="").timeout_seconds
+CODE_PROMPT = "The website asks for a one-time code to finish signing in. Enter the code you received."
+
+SIGN_IN_MANIFEST = Manifest(
+    name="sign_in",
+    purpose="Sign in to a website with a credential from your vault; the browser types the values, "
+    "which are never shown, logged or given to a model.",
+    args={
+        "url": ArgSpec(type="string", required=True, sensitive="authorisation", max_length=2000),
+        "credential": ArgSpec(type="string", sensitive="authorisation", max_length=200),
+    },
+    result=ResultShape(kind="value", fields=("outcome", "reason", "landing_origin")),
+    capabilities=frozenset({"web.browse", "credentials.use"}),
+    intelligence="agentic",
+    request_forms=(
+        RequestForm(language="en", template="(sign|log) in to {url}", slots={"url": "url"}, plan=_SIGN_IN_PLAN),
+        RequestForm(language="it", template="accedi (a|al sito) {url}", slots={"url": "url"}, plan=_SIGN_IN_PLAN),
+    ),
+)
+
+# outcome -> (error class, code, sentence); signed_in is the only success.
+_FAILURES: Mapping[str, tuple[str, str, str]] = {
+    "unverified": ("unknown", "sign_in_unverified", "The credentials were submitted, but signing in could not be "
+                   "verified; Metnos will not submit them again by itself."),
+    "rejected": ("permanent", "credentials_rejected", "The website refused the credentials."),
+    "needs_person": ("recoverable", "needs_person", "The website asks a person to prove they are human; "
+                     "nothing was clicked for you."),
+    "needs_code": ("recoverable", "code_not_given", "The website asked for a one-time code and none was given."),
+    "consent_pending": ("recoverable", "consent_pending", "A consent notice on the website needs your answer; "
+                        "nothing was accepted for you."),
+    "not_found": ("permanent", "no_way_in", "No way to sign in was found on the website."),
+    "ambiguous": ("permanent", "ambiguous", "The page was ambiguous, so nothing was chosen or submitted."),
+    "refused": ("permanent", "not_authorized", "A website or value check refused to go on."),
+    "failed": ("recoverable", "browser_failed", "The browser could not complete the sign-in."),
+}  # fmt: skip
+
+_REASON_SENTENCES: Mapping[str, str] = {
+    "no_signal_no_model": "The page gives no sign of a way in, and no route-choice model is configured to choose one.",
+    "action_limit": "The search used all of its actions.",
+    "ambiguous_control": "Several controls could be the way in.",
+    "navigation_refused": "The way in leads to a website this turn is not authorised to use.",
+    "handoff_cancelled": "You cancelled the verification panel, and its web session was closed.",
+    "handoff_expired": "The verification panel expired unanswered, and its web session was closed.",
+    "turn_cancelled": "The request was cancelled while the verification panel was open.",
+}
+
+
+def off_browser_loop(function: Callable[[], T]) -> T:
+    """Database work from inside a browser session, in a helper thread that keeps this context's variables."""
+    return outside_browser_loop(contextvars.copy_context().run, function)
+
+
+def _withhold(values: tuple[str, ...]) -> None:
+    """Register values first known in another thread with this step's redaction and model withholding."""
+    for value in values:
+        secret_register(value)
+        withhold_from_models_now(value)
+
+
+def _granted_credential(mandate: Mandate, origin: str) -> int | str | None:
+    grants = [grant for grant in getattr(mandate, "grants", ()) if origin in grant.origins]
+    return grants[0].credential_id if len(grants) == 1 else None
+
+
+class _VaultAccess:
+    """The providers the procedure calls: values from the vault, codes from the user or the vault."""
+
+    def __init__(self, context: ExecutionContext, reference: int | str | None) -> None:
+        self.context = context
+        self.reference = reference
+        self.resolved: Any = None
+
+    def login(self, origin: str) -> Login:
+        from apps.vault.errors import VaultError
+        from apps.vault.mandates import mandate_resolve
+
+        reference = self.reference if self.reference is not None else _granted_credential(self.context.mandate, origin)
+        if reference is None:
+            raise CredentialRefused
+        try:
+            self.resolved = off_browser_loop(
+                lambda: mandate_resolve(self.context.mandate, credential=reference, origin=origin)
+            )
+        except VaultError:
+            raise CredentialRefused from None
+        _withhold(self.context.mandate.secrets())
+        return Login(self.resolved.username, self.resolved.secret)
+
+    def code(self, origin: str) -> str | None:
+        if self.resolved is not None and self.resolved.has_totp:
+            return str(self.resolved.one_time_code())
+        question = InputSpec(kind="otp", prompt=CODE_PROMPT, timeout_seconds=CODE_WAIT_SECONDS)
+        answer = off_browser_loop(lambda: self.context.request_input(question))
+        if answer.status != "answered" or not answer.value:
+            return None
+        _withhold((answer.value,))
+        return answer.value
+
+
+def _early(outcome: Any, reason: str) -> SignInReport:
+    return SignInReport(outcome, reason, "inconclusive", "open", 0)
+
+
+class SignIn:
+    """Signs in to a website (see the module docstring); the outcome is typed and audited."""
+
+    manifest = SIGN_IN_MANIFEST
+
+    def run(self, context: ExecutionContext, args: Mapping[str, Any]) -> StepResult:
+        # A turn resumed from a verification panel continues from the sign-in verified there, once.
+        verified = handoff_result_take(owner=context.owner, turn_id=context.turn_id, step_index=context.step_index)
+        if verified is not None:
+            return continued_result(verified)
+        url = str(args.get("url", "")).strip()
+        handoff = Handoff()
+        try:
+            report = self._sign_in(context, url, args.get("credential"), handoff)
+        except BaseException:
+            handoff_abandon(handoff)
+            raise
+        sign_in_audit_record(owner=context.owner, turn_id=context.turn_id, step_index=context.step_index, report=report)
+        # After the session closed (its cookies saved): end the panel, or continue in a resumed turn.
+        resumed = handoff_settle(handoff, report)
+        result = step_result(report)
+        return continued_in(report, resumed, dict(result.value)) if resumed is not None else result
+
+    def _sign_in(self, context: ExecutionContext, url: str, credential: Any, handoff: Handoff) -> SignInReport:
+        try:
+            origin_of(url)
+        except InvalidOrigin:
+            return _early("refused", "invalid_address")
+        websites = AuthorizedWebsites.from_mandate(context.mandate)
+        if not websites.allows(url):
+            return _early("refused", "site_not_authorised")
+        budget = time.monotonic() + SIGN_IN_TIME_BUDGET_SECONDS
+        # The session also stays open while the user is asked for a code (that wait is not the procedure's).
+        session_deadline = timezone.now() + dt.timedelta(seconds=SIGN_IN_TIME_BUDGET_SECONDS + CODE_WAIT_SECONDS)
+        if context.deadline is not None:
+            budget = min(budget, time.monotonic() + (context.deadline - timezone.now()).total_seconds())
+            session_deadline = min(session_deadline, context.deadline)
+        access = _VaultAccess(context, str(credential) if credential else None)
+        chooser = route_chooser_from_tiers()
+        try:
+            with browser_session(owner=context.owner, websites=websites, deadline=session_deadline) as session:
+                # Before the first document: a real Turnstile hides its checkbox in a closed shadow root.
+                cloudflare_prepare(session.page)
+                procedure = SignInProcedure(
+                    session, credentials=access.login, codes=access.code, deadline=budget, route_chooser=chooser
+                )
+                report = procedure.run(url)
+                if report.outcome == "needs_person":
+                    report = person_help(context, session, procedure, report, handoff, off_browser_loop)
+                return report
+        except NavigationRefused as refused:
+            return _early("refused", f"navigation_{refused.reason}")
+        except SessionEnded as ended:
+            return _early("failed", f"session_{ended.outcome}")
+        except SessionRefused as refused:
+            return _early("failed", refused.reason)
+        except BrowserSessionError:
+            return _early("failed", "browser_unavailable")
+
+
+def step_result(report: SignInReport) -> StepResult:
+    """The public result: outcome, reason and landing origin (never an address with tokens); the summary
+    repeats the audit's structure."""
+    value = {"outcome": report.outcome, "reason": report.reason, "landing_origin": report.landing_origin or None}
+    audit_line = (
+        f"Audit: {report.outcome} ({report.reason}), class {report.internal_class}, "
+        f"last phase {report.last_phase}, {report.search_actions} search action(s)."
+    )
+    if report.outcome == "signed_in":
+        return StepResult(outcome="success", value=value, summary=f"Signed in to {report.landing_origin}. {audit_line}")
+    error_class, code, sentence = _FAILURES[report.outcome]
+    detail = _REASON_SENTENCES.get(report.reason, "")
+    message = f"{sentence} {detail}".strip()
+    return StepResult(
+        outcome="failed",
+        value=value,
+        error=StepError(error_class, code, message),  # type: ignore[arg-type]
+        summary=f"{message} {audit_line}",
+    )

@@ -1,0 +1,216 @@
+"""After submitting: what the website answered, observed for a bounded interval.
+
+- Sign-in evidence (the login form gone and a sign-out control present) that
+  appears within the interval completes its own stability check: at most
+  ``STABILITY_OBSERVATIONS`` observations on the same address, the next one
+  once the page has loaded and drawn two frames and any data it asked for
+  since has answered (its own session check may send it back to the login
+  page). Evidence that comes later, is interrupted, or cannot be observed
+  stays unverified.
+- When the form submitted by script and its own request has not answered,
+  the interval is extended once, by one more interval.
+- A page already loading the next document (single sign-on redirects) is not
+  an outcome yet: the wait is for that document, and it does not use up the
+  interval.
+- A real error message is a rejection: a rejection phrase the page did not
+  show before the submission.
+- A humanity request or challenge widget needs a person; a one-time code
+  field, or the password step of a two-step form, is the next form to fill.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page
+
+from apps.sites.observation.humanity import humanity_request
+from apps.sites.observation.lexicon import fold, lexicon, phrase_pattern
+from apps.sites.observation.page_calls import Started
+from apps.sites.observation.reader import remaining_ms
+from apps.sites.observation.snapshot import Snapshot
+from apps.sites.observation.waits import EVENT_POLL, pause, read_page, wait_until_readable
+from apps.sites.observation.waits_watch import PageWatch, WatchMark
+from apps.sites.signin.forms import CodeTarget, LoginForm, find_code_target, find_login_form
+from apps.sites.signin.page import challenge_visible, form_prose
+from apps.sites.signin.search import observe_settled, signed_in_evidence
+from apps.sites.signin.types import (
+    OBSERVE_EVERY_SECONDS,
+    OUTCOME_INTERVAL_SECONDS,
+    STABILITY_OBSERVATIONS,
+    STABILITY_PATIENCE_SECONDS,
+)
+
+# Verdicts a first look at a page that has only loaded may give: the next form is found again
+# and checked (frame, document, fields) before anything is typed into it.
+_AT_FIRST_LOOK = frozenset({"next_form", "code"})
+VerdictKind = Literal["signed_in", "unverified", "rejected", "needs_person", "code", "next_form", "ambiguous"]
+READ_SECONDS = 10.0
+# Ends once the document's load event has fired and two frames were drawn since (100 ms for a
+# page that draws none: a tab in the background). It only listens: nothing on the page changes.
+_LOADED_AND_DRAWN_SCRIPT = """() => new Promise((resolve) => {
+  let done = false;
+  const finish = () => { if (!done) { done = true; resolve(true); } };
+  const drawn = () => { requestAnimationFrame(() => requestAnimationFrame(finish)); setTimeout(finish, 100); };
+  if (document.readyState === 'complete') drawn();
+  else window.addEventListener('load', drawn, { once: true });
+})"""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: VerdictKind
+    reason: str
+    snapshot: Snapshot | None = None
+    form: LoginForm | None = None
+    code: CodeTarget | None = None
+    anchor: str = ""
+
+
+def rejection_count(snapshot: Snapshot) -> int:
+    return len(phrase_pattern(lexicon("signin")["rejection_phrases"]).findall(fold(snapshot.text)))
+
+
+def needs_person(page: Page, snapshot: Snapshot, form_index: int | None) -> bool:
+    """An explicit humanity request in the form's own prose, or a visible challenge widget."""
+    if form_index is not None and humanity_request(form_prose(page, snapshot.forms[form_index])):
+        return True
+    return challenge_visible(page, snapshot)
+
+
+def _classify(page: Page, snapshot: Snapshot, before: Snapshot, submitted: LoginForm | None) -> Verdict | None:
+    prose = [" ".join(block.text for block in form_prose(page, form)) for form in snapshot.forms]
+    code = find_code_target(snapshot, form_text=prose)
+    if code.reason == "ambiguous":
+        return Verdict("ambiguous", "ambiguous_code_field", snapshot)
+    login = find_login_form(snapshot)
+    form_index = code.target.form if code.target else (login.found.form if login.found else None)
+    if needs_person(page, snapshot, form_index):
+        return Verdict("needs_person", "humanity_check", snapshot)
+    if code.target is not None:
+        return Verdict("code", "code_requested", snapshot, code=code.target)
+    if rejection_count(snapshot) > rejection_count(before):
+        return Verdict("rejected", "rejected_by_site", snapshot)
+    if login.reason == "ambiguous":
+        return Verdict("ambiguous", "ambiguous_form", snapshot)
+    if (
+        submitted is not None
+        and submitted.kind == "identifier_step"
+        and login.found is not None
+        and login.found.password is not None
+    ):
+        return Verdict("next_form", "password_step", snapshot, form=login.found)
+    return None
+
+
+def await_outcome(
+    page: Page,
+    *,
+    watch: PageWatch,
+    mark: WatchMark,
+    before: Snapshot,
+    submitted: LoginForm | None,
+    deadline: float,
+    settled: bool = False,
+    submitted_at: float | None = None,
+    loaded_only: bool = False,
+) -> Verdict:
+    """Observe the page after a submission until it shows an outcome (see the module docstring).
+
+    The interval counts from ``submitted_at`` (the moment of the submission, when known):
+    the time the click spent waiting for its own effect is already part of it. With
+    ``loaded_only`` the submission's wait ended once the document loaded, without waiting
+    for a quiet page: that first look counts only as sign-in evidence (its stability check
+    follows) or as the next form to fill (checked again before typing); anything else is
+    read again after the usual wait before it is judged.
+    """
+    start = time.monotonic() if submitted_at is None else submitted_at
+    interval_end = min(deadline, start + OUTCOME_INTERVAL_SECONDS)
+    extended = False
+    streak, evidence_url = 0, ""
+    while True:
+        if time.monotonic() >= deadline:
+            return Verdict("unverified", "evidence_unstable" if streak else "time_budget")
+        if watch.navigation_pending(page.main_frame):
+            if streak:
+                return Verdict("unverified", "evidence_interrupted")
+            started = time.monotonic()
+            wait_until_readable(page, deadline)
+            interval_end = min(deadline, interval_end + time.monotonic() - started)
+            continue
+        # The submission's own wait may just have found the page readable: observe it at once.
+        # Should that first look show evidence, the stability check's wait for the page's load
+        # and two frames follows: it starts with the look (the page runs both).
+        drawn = _start_loaded_and_drawn(page, deadline) if settled and streak == 0 else None
+        snapshot = observe_settled(page, deadline) if settled else None
+        first_look_unquiet = snapshot is not None and loaded_only and streak == 0
+        if snapshot is None:
+            snapshot = read_page(page, deadline=min(deadline, time.monotonic() + READ_SECONDS)).snapshot
+        settled = loaded_only = False
+        if first_look_unquiet and snapshot is not None and snapshot.veiled:
+            continue  # loading behind a veil: read it once the usual wait is over
+        if snapshot is None:
+            if streak:
+                return Verdict("unverified", "evidence_unobservable")
+        elif signed_in_evidence(snapshot):
+            if streak == 0:
+                if time.monotonic() > interval_end:
+                    return Verdict("unverified", "late_evidence", snapshot)
+                evidence_url = snapshot.url
+            elif snapshot.url != evidence_url:
+                return Verdict("unverified", "evidence_interrupted", snapshot)
+            streak += 1
+            if streak >= STABILITY_OBSERVATIONS:
+                return Verdict("signed_in", "evidence_stable", snapshot, anchor=snapshot.url)
+            _until_loaded_and_drawn(page, deadline, drawn)
+            if watch.pending_data():
+                # The page asked for data once loaded (its own session check, say): the answer may
+                # still send it elsewhere, so the next look waits for it and for the page to settle.
+                wait_until_readable(page, min(deadline, time.monotonic() + STABILITY_PATIENCE_SECONDS))
+            settled = True  # nothing is loading: observe again as it is
+            continue
+        elif streak:
+            return Verdict("unverified", "evidence_interrupted", snapshot)
+        else:
+            verdict = _classify(page, snapshot, before, submitted)
+            if first_look_unquiet and (verdict is None or verdict.kind not in _AT_FIRST_LOOK):
+                continue  # the page may still be drawing: read it properly before judging
+            if verdict is not None:
+                return verdict
+        if time.monotonic() >= interval_end:
+            own_open = any(watch.is_open(request) for request in watch.data_requests_since(mark))
+            if own_open and not extended:
+                extended = True
+                interval_end = min(deadline, interval_end + OUTCOME_INTERVAL_SECONDS)
+                continue
+            return Verdict("unverified", "no_evidence", snapshot)
+        _until_next_look(page, watch, time.monotonic() + OBSERVE_EVERY_SECONDS)
+
+
+def _start_loaded_and_drawn(page: Page, deadline: float) -> Started:
+    until = min(deadline, time.monotonic() + STABILITY_PATIENCE_SECONDS)
+    return Started(page.main_frame, _LOADED_AND_DRAWN_SCRIPT, None, timeout_ms=remaining_ms(until))
+
+
+def _until_loaded_and_drawn(page: Page, deadline: float, started: Started | None = None) -> None:
+    """Before the stability check's next look: the page loaded and drew two frames since the last
+    one began (``started`` with it, else from now).
+
+    Bounded by ``STABILITY_PATIENCE_SECONDS``; a document that went away meanwhile ends the wait
+    (the next look sees where the page went).
+    """
+    try:
+        (started or _start_loaded_and_drawn(page, deadline)).answer()
+    except PlaywrightError:
+        return
+
+
+def _until_next_look(page: Page, watch: PageWatch, until: float) -> None:
+    """Wait before observing again; a document starting to load ends the wait (it is awaited next)."""
+    main = page.main_frame
+    while time.monotonic() < until and not watch.navigation_pending(main):
+        if not pause(page, until, EVENT_POLL):
+            return
