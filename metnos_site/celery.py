@@ -4,6 +4,10 @@ Queues: ``default`` (short work such as turns), ``browser`` (browser
 automation, few concurrent slots) and ``batch`` (LRE long batches). Workers in
 production subscribe with ``celery -A metnos_site worker -Q <queues>``; the
 embedded mode consumes all three in-process.
+
+Periodic work is declared once, in ``BEAT_SCHEDULE``: production runs it with
+``celery -A metnos_site beat`` (one beat process), the embedded worker with a
+beat thread of its own (:mod:`apps.core.embedded_worker`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,19 @@ QUEUE_DEFAULT = "default"
 QUEUE_BROWSER = "browser"
 QUEUE_BATCH = "batch"
 ALL_QUEUES = (QUEUE_DEFAULT, QUEUE_BROWSER, QUEUE_BATCH)
+
+# How often confirmations past their deadline are expired and their turns ended
+# (a decision checks the deadline itself, so this only bounds how long a page shows one as expired).
+CONSENTS_EXPIRE_EVERY_SECONDS = 60.0
+# Tasks are named by string: this module loads before Django's apps. A run no worker took
+# within one interval is dropped; the next one does the same work.
+BEAT_SCHEDULE = {
+    "consents-expire": {
+        "task": "apps.runtime.consents_expire",
+        "schedule": CONSENTS_EXPIRE_EVERY_SECONDS,
+        "options": {"expires": CONSENTS_EXPIRE_EVERY_SECONDS},
+    },
+}
 
 app = Celery("metnos")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -40,5 +57,8 @@ app.conf.update(
     broker_connection_retry_on_startup=True,
     task_acks_late=False,
     enable_utc=True,
+    beat_schedule=BEAT_SCHEDULE,
+    # No result backend, so nothing for beat's default result clean-up to do.
+    result_expires=None,
 )
 app.autodiscover_tasks()

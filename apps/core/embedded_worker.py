@@ -4,6 +4,12 @@ Without a broker (no ``REDIS_URL``) Metnos uses Celery's in-memory transport
 and runs a real worker in a background thread of the serving process, so a
 request that enqueues work returns at once while the work runs alongside —
 unlike eager mode, which would run the task inside the request.
+
+It also runs the periodic schedule (``BEAT_SCHEDULE`` in ``metnos_site.celery``)
+with Celery's own beat in a thread beside it, as ``celery -A metnos_site beat``
+does in production: the same entries, the same intervals, sent to the same
+in-memory queues. Its schedule lives in memory (nothing is written to disk),
+and it stops with the worker.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import threading
 from dataclasses import dataclass
 
 from celery import signals
+from celery.beat import ScheduleEntry, Scheduler, Service
 from django.conf import settings
 
 from metnos_site.celery import ALL_QUEUES
@@ -22,10 +29,33 @@ from metnos_site.celery import app as celery_app
 logger = logging.getLogger(__name__)
 
 READY_TIMEOUT_SECONDS = 30.0
+# How long the beat thread sleeps at most between looks at its schedule, so it stops promptly.
+BEAT_MAX_SLEEP_SECONDS = 1
 
 
 class EmbeddedWorkerError(RuntimeError):
     """The embedded worker could not start."""
+
+
+class EmbeddedBeat(threading.Thread):
+    """Celery's beat service over the app's ``beat_schedule``, in a thread of this process."""
+
+    def __init__(self) -> None:
+        super().__init__(name="metnos-embedded-beat", daemon=True)
+        # The plain scheduler keeps its state in memory; beat's default writes a schedule file.
+        self.service = Service(celery_app, max_interval=BEAT_MAX_SLEEP_SECONDS, scheduler_cls=Scheduler)
+        self.scheduler: Scheduler = self.service.scheduler  # built here, before the thread reads it
+
+    @property
+    def schedule(self) -> dict[str, ScheduleEntry]:
+        """The entries it runs, by name."""
+        return dict(self.scheduler.schedule)
+
+    def run(self) -> None:
+        self.service.start()
+
+    def stop(self) -> None:
+        self.service.stop(wait=True)
 
 
 @dataclass
@@ -33,12 +63,14 @@ class EmbeddedWorker:
     hostname: str
     thread: threading.Thread
     controller: object
+    beat: EmbeddedBeat
 
     @property
     def alive(self) -> bool:
         return self.thread.is_alive()
 
     def stop(self) -> None:
+        self.beat.stop()  # first, so nothing is sent to a worker that is going away
         stop = getattr(self.controller, "stop", None)
         if stop is not None:
             stop(in_sighandler=False, exitcode=0)
@@ -61,11 +93,13 @@ def embedded_worker() -> EmbeddedWorker | None:
 
 
 def start_embedded_worker(*, concurrency: int | None = None) -> EmbeddedWorker:
-    """Start (once per process) a thread-pool worker consuming every queue."""
+    """Start (once per process) a thread-pool worker consuming every queue, and the beat schedule."""
     global _worker
     with _lock:
         if _worker is not None and _worker.alive:
             return _worker
+        if _worker is not None:
+            _worker.beat.stop()  # its worker died: one schedule per process
         if not celery_app.conf.broker_url.startswith("memory://"):
             raise EmbeddedWorkerError("the embedded worker runs only with the in-memory broker")
         from celery.worker import WorkController
@@ -88,7 +122,9 @@ def start_embedded_worker(*, concurrency: int | None = None) -> EmbeddedWorker:
         thread.start()
         if not ready.wait(READY_TIMEOUT_SECONDS):
             raise EmbeddedWorkerError("the embedded worker did not become ready")
-        _worker = EmbeddedWorker(hostname=hostname, thread=thread, controller=controller)
+        beat = EmbeddedBeat()
+        beat.start()
+        _worker = EmbeddedWorker(hostname=hostname, thread=thread, controller=controller, beat=beat)
         logger.info("embedded worker ready (%s)", hostname)
         return _worker
 

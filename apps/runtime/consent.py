@@ -74,12 +74,16 @@ def consent_pending_for_conversation(*, owner: Any, conversation_id: int) -> Con
     )
 
 
-def consent_pending_for_turn(*, turn: Turn) -> ConsentRequest | None:
-    return (
-        ConsentRequest.objects.filter(owner_id=turn.owner_id, turn=turn, decision=ConsentRequest.Decision.PENDING)
-        .order_by("-id")
-        .first()
-    )
+def consent_is_expired(consent: ConsentRequest, *, now: dt.datetime) -> bool:
+    """Whether ``consent`` can no longer be answered because its deadline passed, marked or not yet.
+
+    The schedule (``apps.runtime.consents_expire``) marks expired consents and
+    ends their turns; until it runs, a decision is refused here and a page shows
+    the consent as expired without writing anything.
+    """
+    if consent.decision == ConsentRequest.Decision.EXPIRED:
+        return True
+    return consent.decision == ConsentRequest.Decision.PENDING and now >= consent.expires_at
 
 
 def consent_decide(
@@ -105,7 +109,7 @@ def consent_decide(
             raise ConsentRefused("already_decided", "This confirmation was already answered.")
         if conversation_id != consent.conversation_id:
             raise ConsentRefused("other_conversation", "This confirmation belongs to another conversation.")
-        if now >= consent.expires_at:
+        if consent_is_expired(consent, now=now):
             consent.decision = ConsentRequest.Decision.EXPIRED
             consent.decided_at = now
             consent.save(update_fields=["decision", "decided_at"])

@@ -5,15 +5,14 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 
 from apps.accounts.models import request_user
 from apps.runtime.catalog import current_catalog
-from apps.runtime.consent import consent_pending_for_turn
-from apps.runtime.selectors import conversation_get_for_owner, step_records_for_turn, turn_list
+from apps.runtime.consent import consent_is_expired
+from apps.runtime.selectors import conversation_get_for_owner, conversation_turns_with_details, turn_details
 from apps.runtime.services import conversation_create
-from apps.runtime.turns import consents_expire
-from apps.runtime.user_input import input_pending_for_turn
 
 
 @login_required
@@ -28,14 +27,16 @@ def conversation_new(request: HttpRequest) -> HttpResponse:
 def conversation_detail(request: HttpRequest, conversation_id: int) -> HttpResponse:
     owner = request_user(request)
     conversation = conversation_get_for_owner(owner=owner, conversation_id=conversation_id)
-    consents_expire(owner=owner)
-    turns = list(turn_list(owner=owner, conversation=conversation).order_by("created_at", "id"))
+    now = timezone.now()
     rows = []
-    for turn in turns:
-        pending = consent_pending_for_turn(turn=turn)
-        question = input_pending_for_turn(turn=turn)
-        steps = list(step_records_for_turn(owner=owner, turn=turn))
-        rows.append({"turn": turn, "steps": steps, "consent": pending, "question": question})
+    for turn in conversation_turns_with_details(owner=owner, conversation=conversation):
+        shown = turn_details(turn)
+        # A confirmation past its deadline is shown expired; the schedule marks it and ends the turn.
+        expired = shown.consent is not None and consent_is_expired(shown.consent, now=now)
+        rows.append(
+            {"turn": turn, "steps": shown.steps, "consent": shown.consent, "consent_expired": expired,
+             "question": shown.question}
+        )  # fmt: skip
     return render(request, "runtime/conversation.html", {"conversation": conversation, "rows": rows})
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet
 
 from apps.core.tenancy import get_owned_or_404, owned_rows
-from apps.runtime.models import Conversation, StepRecord, TraceEvent, Turn
+from apps.runtime.models import ConsentRequest, Conversation, InputRequest, StepRecord, TraceEvent, Turn
+
+# Where the prefetching selectors leave what the pages show of each turn.
+_STEPS, _PENDING_CONSENTS, _PENDING_QUESTIONS = "shown_steps", "shown_pending_consents", "shown_pending_questions"
 
 
 def conversation_list(*, owner: Any) -> QuerySet[Conversation]:
@@ -28,9 +32,58 @@ def turn_get_for_owner(*, owner_id: int, turn_id: Any) -> Turn:
     return get_owned_or_404(Turn.objects.filter(owner_id=owner_id).select_related("owner"), pk=turn_id)
 
 
-def step_records_for_turn(*, owner: Any, turn: Turn) -> QuerySet[StepRecord]:
-    return owned_rows(StepRecord, owner=owner).filter(turn=turn).order_by("index")
-
-
 def trace_for_turn(*, owner: Any, turn: Turn) -> QuerySet[TraceEvent]:
     return owned_rows(TraceEvent, owner=owner).filter(turn=turn).order_by("sequence")
+
+
+def _with_details(turns: QuerySet[Turn], *, owner: Any) -> QuerySet[Turn]:
+    """``turns`` with their steps, pending confirmations and pending questions: three queries, however many turns."""
+    return turns.prefetch_related(
+        Prefetch("steps", queryset=owned_rows(StepRecord, owner=owner).order_by("index"), to_attr=_STEPS),
+        Prefetch(
+            "consents",
+            queryset=owned_rows(ConsentRequest, owner=owner)
+            .filter(decision=ConsentRequest.Decision.PENDING)
+            .order_by("-id"),
+            to_attr=_PENDING_CONSENTS,
+        ),
+        Prefetch(
+            "input_requests",
+            queryset=owned_rows(InputRequest, owner=owner)
+            .filter(status=InputRequest.Status.PENDING)
+            .order_by("-created_at", "-id"),
+            to_attr=_PENDING_QUESTIONS,
+        ),
+    )
+
+
+def turn_list_with_details(*, owner: Any) -> QuerySet[Turn]:
+    """The owner's turns as the REST API lists and shows them (read each with :func:`turn_details`)."""
+    return _with_details(turn_list(owner=owner), owner=owner)
+
+
+def conversation_turns_with_details(*, owner: Any, conversation: Conversation) -> QuerySet[Turn]:
+    """A conversation's turns, oldest first, as its page shows them (read each with :func:`turn_details`).
+
+    The owner comes with each turn: the page's verification-panel link reads it.
+    """
+    turns = turn_list(owner=owner, conversation=conversation).select_related("owner").order_by("created_at", "id")
+    return _with_details(turns, owner=owner)
+
+
+@dataclass(frozen=True)
+class TurnDetails:
+    steps: list[StepRecord]
+    consent: ConsentRequest | None  # the latest pending confirmation; it may be past its deadline
+    question: InputRequest | None  # the latest pending question
+
+
+def turn_details(turn: Turn) -> TurnDetails:
+    """What a prefetching selector read of ``turn``; raises ``AttributeError`` for a turn read otherwise."""
+    consents: list[ConsentRequest] = getattr(turn, _PENDING_CONSENTS)
+    questions: list[InputRequest] = getattr(turn, _PENDING_QUESTIONS)
+    return TurnDetails(
+        steps=getattr(turn, _STEPS),
+        consent=consents[0] if consents else None,
+        question=questions[0] if questions else None,
+    )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from apps.runtime.turns import turn_claim, turn_conduct
+from apps.runtime.turns import consents_expire, turn_claim, turn_conduct
 
 
 # The hard and soft limits come from METNOS_TASK_TIME_LIMIT / _SOFT_TIME_LIMIT
@@ -15,3 +15,10 @@ def run_turn(turn_id: int, owner_id: int) -> None:
     if turn is None:
         return  # delivered twice, or already conducted: never run a turn twice
     turn_conduct(turn=turn)
+
+
+# Scheduled by beat (metnos_site.celery.BEAT_SCHEDULE; the embedded worker runs the same schedule):
+# reads never expire confirmations, so this is what ends the turns whose confirmation went unanswered.
+@shared_task(name="apps.runtime.consents_expire", ignore_result=True)
+def consents_expire_due() -> None:
+    consents_expire()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from django.http import FileResponse, Http404
+from django.utils import timezone
 from rest_framework import mixins, serializers, status
 from rest_framework.decorators import action
 from rest_framework.request import Request
@@ -15,15 +16,16 @@ from apps.accounts.models import Device, request_user
 from apps.core.api import OwnedModelViewSet, Tenancy
 from apps.documents.files import DocumentsError, resolve_owner_path
 from apps.runtime.catalog import current_catalog
-from apps.runtime.consent import ConsentRefused, consent_decide, consent_pending_for_turn
+from apps.runtime.consent import ConsentRefused, consent_decide, consent_is_expired
 from apps.runtime.models import ConsentRequest, StepRecord, TraceEvent, Turn
 from apps.runtime.selectors import (
     conversation_get_for_owner,
-    step_records_for_turn,
     trace_for_turn,
+    turn_details,
     turn_list,
+    turn_list_with_details,
 )
-from apps.runtime.turns import TurnRejected, consents_expire, turn_enqueue, turn_submit
+from apps.runtime.turns import TurnRejected, turn_enqueue, turn_submit
 
 
 class StepSerializer(serializers.ModelSerializer[StepRecord]):
@@ -34,6 +36,8 @@ class StepSerializer(serializers.ModelSerializer[StepRecord]):
 
 
 class TurnSerializer(serializers.ModelSerializer[Turn]):
+    """A turn read through :func:`turn_list_with_details` (its steps and pending consent come prefetched)."""
+
     steps = serializers.SerializerMethodField()
     pending_consent = serializers.SerializerMethodField()
 
@@ -44,15 +48,16 @@ class TurnSerializer(serializers.ModelSerializer[Turn]):
         read_only_fields = fields
 
     def get_steps(self, turn: Turn) -> list[dict[str, Any]]:
-        records = step_records_for_turn(owner=turn.owner, turn=turn)
-        return [dict(StepSerializer(record).data) for record in records]
+        return [dict(StepSerializer(record).data) for record in turn_details(turn).steps]
 
     def get_pending_consent(self, turn: Turn) -> dict[str, Any] | None:
-        consent = consent_pending_for_turn(turn=turn)
+        consent = turn_details(turn).consent
         if consent is None:
             return None
+        # Past its deadline it is shown expired; the schedule marks it and ends the turn.
         return {"id": consent.pk, "step": consent.step_index, "proposal": consent.proposal,
-                "expires_at": consent.expires_at.isoformat()}  # fmt: skip
+                "expires_at": consent.expires_at.isoformat(),
+                "expired": consent_is_expired(consent, now=timezone.now())}  # fmt: skip
 
 
 class TurnCreateSerializer(serializers.Serializer[Any]):
@@ -70,11 +75,11 @@ class TurnViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, OwnedModelVi
     """Submit a request (202: it runs in a worker), follow it, read its trace."""
 
     serializer_class = TurnSerializer
-    list_selector = staticmethod(turn_list)
+    list_selector = staticmethod(turn_list_with_details)
 
     def get_queryset(self) -> Any:
-        # Expired confirmations end their turns before anyone reads them.
-        consents_expire(owner=self.request.user)
+        if self.action == "trace":
+            return turn_list(owner=self.request.user)  # the trace needs the turn, not its details
         return super().get_queryset()
 
     def create(self, request: Request) -> Response:
@@ -93,6 +98,7 @@ class TurnViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, OwnedModelVi
             )
         except TurnRejected as rejected:
             raise serializers.ValidationError({"text": [str(rejected)]}) from None
+        turn = turn_list_with_details(owner=owner).get(pk=turn.pk)
         return Response(TurnSerializer(turn).data, status=status.HTTP_202_ACCEPTED)
 
     @action(detail=True, methods=["get"])

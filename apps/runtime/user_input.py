@@ -130,14 +130,6 @@ def input_request_list(*, owner: Any) -> Any:
     return owned_rows(InputRequest, owner=owner)
 
 
-def input_pending_for_turn(*, turn: Turn) -> InputRequest | None:
-    return (
-        InputRequest.objects.filter(turn=turn, owner_id=turn.owner_id, status=InputRequest.Status.PENDING)
-        .order_by("-created_at")
-        .first()
-    )
-
-
 def _pending(owner: Any, input_id: Any, conversation_id: int | None) -> InputRequest:
     request = get_owned_or_404(input_request_list(owner=owner), pk=input_id)
     if conversation_id is not None and request.conversation_id != conversation_id:

@@ -215,6 +215,8 @@
     } else if (event.type === "turn.finished") {
       var question = box.querySelector(".question");
       if (question) { question.remove(); }
+      var consent = box.querySelector(".consent");
+      if (consent) { consent.remove(); }  // decided, or expired by the schedule
       box.dataset.status = event.status;
       statusLine.textContent = event.status;
       box.querySelector(".answer").textContent = event.answer || "";
