@@ -7,12 +7,8 @@ from typing import Any
 from django.db.models import QuerySet
 
 from apps.accounts.models import Device
-from apps.core.tenancy import get_owned_or_404, owned_rows
+from apps.core.tenancy import owned_rows
 
 
 def device_list(*, owner: Any) -> QuerySet[Device]:
     return owned_rows(Device, owner=owner)
-
-
-def device_get_for_owner(*, owner: Any, device_id: Any) -> Device:
-    return get_owned_or_404(device_list(owner=owner), pk=device_id)

@@ -27,14 +27,6 @@ class FirstAdmin:
     password: str | None  # None when an administrator already existed
 
 
-def user_create(*, username: str, password: str, email: str = "", is_staff: bool = False) -> User:
-    user = User(username=username, email=email, is_staff=is_staff)
-    user.set_password(password)
-    user.full_clean(exclude=["password"])
-    user.save()
-    return user
-
-
 @transaction.atomic
 def first_admin_ensure() -> FirstAdmin:
     """Create the first superuser with a random password unless one exists."""

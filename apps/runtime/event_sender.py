@@ -80,8 +80,3 @@ _sender = _OrderedSender()
 def send_in_order(user_id: int, event: UserEvent) -> None:
     """Queue ``event`` for ``user_id``'s browsers; it is published after every event queued before it."""
     _sender.send(user_id, event)
-
-
-def sent_so_far(timeout: float = PUBLISH_TIMEOUT_SECONDS) -> bool:
-    """Wait until the events queued so far in this process were published (tests, process exit)."""
-    return _sender.drain(timeout)
