@@ -32,7 +32,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from apps.core.redaction import secrets_redacted
+from apps.core.redaction import redact_text, redact_value, secrets_redacted
 from apps.runtime.consent import consent_approval_for_step, consent_consume, consent_request_create
 from apps.runtime.device_steps import device_step_run, step_destination
 from apps.runtime.executors import (
@@ -44,11 +44,11 @@ from apps.runtime.executors import (
     StepResult,
     combination_rules,
 )
-from apps.runtime.model_client import cloud_requests_so_far, withheld_from_models
+from apps.runtime.model_client import cloud_requests_so_far
 from apps.runtime.models import ConsentRequest, StepRecord, Turn
 from apps.runtime.plans import ArgumentsInvalid, MissingInput, Plan, resolve_step_args
 from apps.runtime.provenance import ProvenanceRefused, step_provenance_verify
-from apps.runtime.trace import preview, redact, trace_record, turn_publish, turn_write, turn_written_at_once
+from apps.runtime.trace import preview, trace_record, turn_publish, turn_write, turn_written_at_once
 from apps.runtime.user_input import input_requester
 
 logger = logging.getLogger(__name__)
@@ -148,10 +148,10 @@ def invoke_step(
             # the recipient); otherwise a generic proposal from the arguments.
             describe = getattr(executor, "consent_proposal", None)
             if callable(describe):
-                proposal = redact(dict(describe(resolved.values)), secrets)
+                proposal = redact_value(dict(describe(resolved.values)), secrets)
             else:
                 proposal = _proposal(
-                    manifest.purpose, step.tool, redact(dict(step.args), secrets), manifest.consent.shows
+                    manifest.purpose, step.tool, redact_value(dict(step.args), secrets), manifest.consent.shows
                 )
             consent = consent_request_create(
                 turn=turn,
@@ -203,7 +203,7 @@ def invoke_step(
     cloud_before = cloud_requests_so_far()
     try:
         # Secrets the turn resolved never reach a model, a log line or a record.
-        with withheld_from_models(secrets), secrets_redacted(secrets), turn_written_at_once(turn):
+        with secrets_redacted(secrets), turn_written_at_once(turn):
             if destination == "device":
                 trace_record(turn, "step.sent_to_device", {"step": index, "tool": step.tool})
                 result = device_step_run(
@@ -237,7 +237,7 @@ def invoke_step(
         turn_publish(
             turn,
             {"type": "turn.step_finished", "step": index, "tool": step.tool, "outcome": result.outcome,
-             "summary": redact(result.summary, secrets), "cloud_requests": record.cloud_requests,
+             "summary": redact_text(result.summary, secrets), "cloud_requests": record.cloud_requests,
              "files": [{"path": file.path, "size": file.size} for file in result.files]},
         )  # fmt: skip
     return BoundaryOutcome(kind="ran", result=result, secrets=tuple(answered))
@@ -250,17 +250,17 @@ _RESULT_FIELDS = [
 
 
 def _record_result(record: StepRecord, result: StepResult, secrets: tuple[str, ...]) -> None:
-    full = redact(result_as_json(result), secrets)
+    full = redact_value(result_as_json(result), secrets)
     record.outcome = result.outcome
     record.error_class = result.error.error_class if result.error else ""
     record.error_code = result.error.code if result.error else ""
-    record.error_message = redact(result.error.message, secrets)[:500] if result.error else ""
-    record.summary = redact(result.summary, secrets)[:500]
-    record.notices = redact(list(result.notices), secrets)
+    record.error_message = redact_text(result.error.message, secrets)[:500] if result.error else ""
+    record.summary = redact_text(result.summary, secrets)[:500]
+    record.notices = redact_value(list(result.notices), secrets)
     record.result_preview = preview(full)
     record.result = full
     record.files = [{"path": f.path, "content_type": f.content_type, "size": f.size} for f in result.files]
-    record.effects = redact([dict(effect) for effect in result.effects], secrets)
+    record.effects = redact_value([dict(effect) for effect in result.effects], secrets)
     record.finished_at = timezone.now()
     record.save(update_fields=_RESULT_FIELDS)
 

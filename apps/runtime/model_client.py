@@ -15,9 +15,10 @@ Contract:
 * A request is counted in :class:`ModelUsage` when its first bytes are sent,
   and a request already sent stays counted even if the deadline then passes or
   it fails. Once the caller has given up, a request not yet sent is never sent.
-* Request bodies never carry secrets: the tier's own key and any value
-  registered with :func:`withheld_from_models` are redacted from every string
-  in the body before it is serialised.
+* Request bodies never carry secrets: the tier's own key and the turn's
+  active secrets (:func:`apps.core.redaction.secrets_redacted`) are redacted
+  from every string in the body, in every form they take, before it is
+  serialised.
 * Logs carry only the tier, the status, the cause and the timing.
 """
 
@@ -30,19 +31,19 @@ import logging
 import re
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
 import httpx
 
+from apps.core.redaction import active_secrets, redact_value, secret_register
 from apps.runtime.model_tiers import ModelTier, TierName
 
 logger = logging.getLogger(__name__)
 
 # A reply larger than this is not a plausible chat completion.
 MAX_RESPONSE_BYTES: Final = 8 * 1024 * 1024
-REDACTED: Final = "[redacted]"
 DEFAULT_SCHEMA_NAME: Final = "response"
 _SCHEMA_NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
@@ -170,53 +171,9 @@ class ModelUsage:
 
 # --- Secret hygiene -------------------------------------------------------------
 
-_withheld: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar("metnos_withheld_secrets", default=())
-
-
-@contextlib.contextmanager
-def withheld_from_models(secrets: Iterable[str]) -> Iterator[None]:
-    """Within this block, these values are redacted from every model request body.
-
-    The invocation boundary wraps a step that resolved a credential with this,
-    so an observation that happens to echo the credential (a page, a file)
-    never reaches a model. Nested blocks accumulate.
-    """
-    token = _withheld.set(_withheld.get() + tuple(secret for secret in secrets if secret))
-    try:
-        yield
-    finally:
-        _withheld.reset(token)
-
-
-def withhold_from_models_now(secret: str) -> None:
-    """Withhold ``secret`` too, until the enclosing :func:`withheld_from_models` block ends.
-
-    For a value first known during a step: the vault's mandate resolves a
-    credential inside the executor, after the boundary opened the block.
-    """
-    if secret and secret not in _withheld.get():
-        _withheld.set((*_withheld.get(), secret))
-
-
-def redact_secrets(text: str, secrets: Iterable[str]) -> str:
-    """Replace every occurrence of each non-empty secret with ``[redacted]``.
-
-    Longer secrets are replaced first, so a secret containing another is
-    redacted whole.
-    """
-    for secret in sorted({secret for secret in secrets if secret}, key=len, reverse=True):
-        text = text.replace(secret, REDACTED)
-    return text
-
-
-def _redact_value(value: Any, secrets: tuple[str, ...]) -> Any:
-    if isinstance(value, str):
-        return redact_secrets(value, secrets)
-    if isinstance(value, Mapping):
-        return {_redact_value(key, secrets): _redact_value(item, secrets) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_redact_value(item, secrets) for item in value]
-    return value
+# Transitional: apps/sites/signin_executor.py still calls this right after
+# secret_register; both name the one registration. Remove with that call.
+withhold_from_models_now = secret_register
 
 
 # --- The supported subset of JSON Schema -------------------------------------
@@ -532,11 +489,11 @@ class ModelClient:
         return budget
 
     def _payload(self, body: dict[str, Any]) -> bytes:
-        secrets = _withheld.get()
+        secrets = active_secrets()
         if self.tier.api_key is not None:
             secrets = (*secrets, self.tier.api_key.reveal())
         if secrets:
-            redacted = _redact_value(body, secrets)
+            redacted = redact_value(body, secrets)
             if redacted != body:
                 logger.warning("model request tier=%s: withheld values redacted from the request", self.tier.name)
             body = redacted

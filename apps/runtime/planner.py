@@ -28,8 +28,8 @@ Contract (runtime spec, "paths", new proposal):
   the scratchpad's projection of their results (never the whole results);
   context and projection are explicitly truncated. They never carry a credential: this module
   has no access to the vault, and every value in ``secrets`` (like the tier's
-  own key) is redacted from each request body through
-  :func:`withheld_from_models`.
+  own key) is redacted from each request body, the model client reading them
+  from :func:`apps.core.redaction.secrets_redacted`.
 * Requests are counted in ``usage`` when sent (cloud requests separately) and
   stay counted whatever happens next. ``requests_made`` says how many requests
   this proposal sent.
@@ -44,6 +44,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from apps.core.redaction import secrets_redacted
 from apps.runtime import model_tiers
 from apps.runtime.executors import Catalog, combination_rules
 from apps.runtime.model_client import (
@@ -54,7 +55,6 @@ from apps.runtime.model_client import (
     ModelTimeout,
     ModelTruncated,
     ModelUsage,
-    withheld_from_models,
 )
 from apps.runtime.model_tiers import ModelTier
 from apps.runtime.plans import GuardOutcome, Plan, PlanError, PlanInvalid, apply_guards, validate_plan
@@ -432,7 +432,7 @@ def propose_with_model(
     made = 0
     follow_up: list[dict[str, Any]] = []
     left_out: tuple[RequestedAction, ...] = ()
-    with withheld_from_models(secrets):
+    with secrets_redacted(secrets):
         for attempt in range(1, max_requests + 1):
             left_out = ()  # requested actions the latest proposal leaves out
             try:

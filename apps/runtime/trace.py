@@ -2,15 +2,16 @@
 
 The trace holds structure — chosen path, steps, controls, timings, outcomes,
 undo receipts — in ``data``, and anything that may be personal in
-``content``. Nothing recorded here may contain a secret: values pass through
-:func:`redact` with the turn's known secrets before they are stored or sent.
+``content``. Nothing recorded here may contain a secret: callers pass values
+through :mod:`apps.core.redaction` with the turn's known secrets before they
+are stored or sent.
 """
 
 from __future__ import annotations
 
 import contextvars
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -21,24 +22,7 @@ from apps.core.events import TurnEvent
 from apps.runtime.event_sender import send_in_order
 from apps.runtime.models import TraceEvent, Turn
 
-REDACTED = "[redacted]"
 MAX_PREVIEW_CHARS = 2000
-
-
-def redact(value: Any, secrets: Iterable[str]) -> Any:
-    """Replace every occurrence of a secret in strings nested anywhere in ``value``."""
-    needles = [secret for secret in secrets if secret]
-    if not needles:
-        return value
-    if isinstance(value, str):
-        for needle in needles:
-            value = value.replace(needle, REDACTED)
-        return value
-    if isinstance(value, Mapping):
-        return {key: redact(item, needles) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [redact(item, needles) for item in value]
-    return value
 
 
 def preview(value: Any, *, limit: int = MAX_PREVIEW_CHARS) -> Any:

@@ -24,6 +24,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.core.redaction import redact_text
 from apps.runtime.boundary import result_from_json
 from apps.runtime.catalog import current_catalog
 from apps.runtime.executors import Catalog, Mandate, NoMandate, StepResult, mandate_for_plan
@@ -35,7 +36,7 @@ from apps.runtime.plans import GuardOutcome, Plan
 from apps.runtime.recovery import invoke_with_recovery
 from apps.runtime.replanning import plan_again, plan_checked, requested_tools, what_is_missing
 from apps.runtime.resume import CONTINUED_IN_RESUMED_TURN, asks_to_resume, resumption_for
-from apps.runtime.trace import redact, trace_record, turn_changed, turn_publish, turn_recording, turn_write
+from apps.runtime.trace import trace_record, turn_changed, turn_publish, turn_recording, turn_write
 
 logger = logging.getLogger(__name__)
 
@@ -258,7 +259,7 @@ def _run_steps(
 
     def answer(**kwargs: Any) -> str:
         # The answer repeats what steps said: keep the mandate's secrets out of it.
-        return redact(_answer(plan, results, **kwargs), (*(mandate or NoMandate()).secrets(), *met))
+        return redact_text(_answer(plan, results, **kwargs), (*(mandate or NoMandate()).secrets(), *met))
 
     for index in range(1, len(plan.steps) + 1):
         if index in results:

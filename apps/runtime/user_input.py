@@ -32,7 +32,6 @@ from apps.core.polling import Backoff
 from apps.core.redaction import secret_register
 from apps.core.tenancy import get_owned_or_404, owned_rows
 from apps.runtime.executors import InputAnswer, InputSpec
-from apps.runtime.model_client import withhold_from_models_now
 from apps.runtime.models import InputRequest, Turn
 from apps.runtime.trace import trace_record, turn_publish
 
@@ -67,7 +66,6 @@ def input_requester(
         if answer.value is not None and spec.sensitive:
             answered.append(answer.value)
             secret_register(answer.value)
-            withhold_from_models_now(answer.value)
         return answer
 
     return request_input, answered

@@ -26,7 +26,6 @@ from django.views.decorators.debug import sensitive_variables
 
 from apps.core.redaction import secret_register
 from apps.runtime.executors import Catalog, Mandate
-from apps.runtime.model_client import withhold_from_models_now
 from apps.vault.crypto import unseal
 from apps.vault.errors import CredentialInvalid, CredentialNotAuthorised, CredentialNotFound, VaultError
 from apps.vault.origins import normalise_origin
@@ -131,10 +130,9 @@ class VaultMandate:
     def _withhold(self, value: str) -> None:
         if value and value not in self._resolved:
             self._resolved.append(value)
-        # The step that resolves runs inside the boundary's redaction blocks,
-        # which were opened before this value was known.
+        # The step that resolves runs inside the boundary's redaction block,
+        # which was opened before this value was known.
         secret_register(value)
-        withhold_from_models_now(value)
 
     def _turn_is_running(self) -> bool:
         from apps.runtime.models import Turn

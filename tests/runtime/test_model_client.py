@@ -16,8 +16,8 @@ from typing import Any
 import httpx
 import pytest
 
+from apps.core.redaction import REDACTED, secrets_redacted
 from apps.runtime.model_client import (
-    REDACTED,
     ModelClient,
     ModelInvalidOutput,
     ModelRefused,
@@ -27,9 +27,7 @@ from apps.runtime.model_client import (
     ModelUnavailable,
     ModelUsage,
     check_schema,
-    redact_secrets,
     schema_mismatch,
-    withheld_from_models,
 )
 from apps.runtime.model_tiers import ModelTier, Secret
 from tests.model_server import ScriptedModelServer, scripted_model_server, unused_loopback_port
@@ -358,7 +356,7 @@ def test_withheld_credential_never_reaches_a_request_body(scripted_model_server:
     client = ModelClient(scripted_model_server.tier("frontier", cloud=True, api_key=CANARY_KEY))
     page = f"Welcome back. Password: {CANARY_CREDENTIAL}. Your key {CANARY_KEY} is active."
 
-    with withheld_from_models([CANARY_CREDENTIAL]):
+    with secrets_redacted([CANARY_CREDENTIAL]):
         client.chat([{"role": "user", "content": page}, {"role": "user", "content": [{"type": "text", "text": page}]}])
     client.chat([{"role": "user", "content": "no secrets here"}])
 
@@ -368,11 +366,6 @@ def test_withheld_credential_never_reaches_a_request_body(scripted_model_server:
     assert first.json["messages"][0]["content"] == f"Welcome back. Password: {REDACTED}. Your key {REDACTED} is active."
     assert first.json["messages"][1]["content"][0]["text"] == first.json["messages"][0]["content"]
     assert second.json["messages"][0]["content"] == "no secrets here"
-
-
-def test_redact_secrets_replaces_longer_secrets_first() -> None:
-    assert redact_secrets("a abc-123 abc", ["abc", "abc-123", ""]) == f"a {REDACTED} {REDACTED}"
-    assert redact_secrets("nothing", []) == "nothing"
 
 
 # --- Arguments and schemas --------------------------------------------------------------

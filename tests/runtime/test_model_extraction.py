@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from pytest_django.fixtures import Settings as SettingsWrapper
 
+from apps.core.redaction import secrets_redacted
 from apps.runtime.executors import ExecutionContext
-from apps.runtime.model_client import ModelRefused, ModelTruncated, ModelUnavailable, ModelUsage, withheld_from_models
+from apps.runtime.model_client import ModelRefused, ModelTruncated, ModelUnavailable, ModelUsage
 from apps.runtime.model_extraction import (
     EXTRACTION_MAX_CHARS,
     configured_model_extractor,
@@ -116,7 +117,7 @@ def test_withheld_values_never_reach_the_model(scripted_model_server: ScriptedMo
     scripted_model_server.script({"supplier": None})
     extractor = model_extractor_for_tier(scripted_model_server.tier("extraction"))
 
-    with withheld_from_models([CANARY]):
+    with secrets_redacted([CANARY]):
         extractor(f"{QUOTE}Portal password: {CANARY}\n", ["supplier"])
 
     assert CANARY not in scripted_model_server.chat_requests[0].text
