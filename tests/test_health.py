@@ -7,8 +7,12 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 
+from apps.core import health
+from apps.core.health import ComponentHealth
+from apps.sites.readiness import check_browser
 from tests.conftest import SERVICES_PASS, WorkerHandle
 
 COMPONENTS = {"database", "channel_layer", "broker", "worker", "browser"}
@@ -64,3 +68,47 @@ def test_readyz_without_any_worker_is_not_ready(client: Client) -> None:
         pytest.skip("an embedded worker already runs in this process")
     body = client.get("/readyz").json()
     assert body["components"]["worker"] == {"state": "failing", "detail": "no worker answered"}
+
+
+def _failing_check() -> ComponentHealth:
+    return ComponentHealth.failing("the probe is down")
+
+
+def _raising_check() -> ComponentHealth:
+    raise RuntimeError("secret-token-in-a-message")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_registered_check_is_answered_and_its_failure_makes_readyz_503(
+    background_worker: WorkerHandle, client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(health.READINESS_CHECKS, "probe", lambda: ComponentHealth.ok("probe answering"))
+    response = client.get("/readyz")
+    assert response.status_code == 200, response.json()
+    assert response.json()["components"]["probe"] == {"state": "ok", "detail": "probe answering"}
+
+    monkeypatch.setitem(health.READINESS_CHECKS, "probe", _failing_check)
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "not_ready"
+    assert body["components"]["probe"] == {"state": "failing", "detail": "the probe is down"}
+    assert set(body["components"]) == COMPONENTS | {"probe"}
+
+
+@pytest.mark.django_db
+def test_a_registered_check_that_raises_is_failing_without_its_message(
+    client: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(health.READINESS_CHECKS, "probe", _raising_check)
+    response = client.get("/readyz")
+    assert response.status_code == 503
+    assert response.json()["components"]["probe"] == {"state": "failing", "detail": "check failed (RuntimeError)"}
+    assert "secret-token" not in response.content.decode()
+
+
+def test_a_component_name_is_registered_once() -> None:
+    assert health.READINESS_CHECKS["browser"] is check_browser  # the browser is the sites app's check
+    for name in ("browser", "database"):
+        with pytest.raises(ImproperlyConfigured):
+            health.register_readiness_check(name, _failing_check)

@@ -7,4 +7,4 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self) -> None:
-        from apps.accounts import cli  # noqa: F401 - registers `metnos` subcommands
+        from apps.accounts import cli, panels  # noqa: F401 - register `metnos` subcommands, the home panel

@@ -2,22 +2,28 @@
 
 Each check answers a state and a short fixed explanation — never a URL,
 password, host list or exception message, which could carry secrets.
+
+The platform's own components (database, channel layer, broker, worker) are
+checked here. An app that needs something more to do real work registers a
+check for it from its ``AppConfig.ready()`` with
+:func:`register_readiness_check` (as ``sites`` does for the browser
+executable); ``/readyz`` answers every check, and is ready only when all are.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 
-from apps.sites.browser.executable import find_browser_executable
 from metnos_site.celery import app as celery_app
 
 State = Literal["ok", "failing"]
@@ -29,17 +35,21 @@ class ComponentHealth:
     state: State
     detail: str
 
+    @classmethod
+    def ok(cls, detail: str) -> ComponentHealth:
+        return cls("ok", detail)
+
+    @classmethod
+    def failing(cls, detail: str, error: BaseException | None = None) -> ComponentHealth:
+        """A failure; of an exception only its type is named, never its message."""
+        suffix = f" ({type(error).__name__})" if error is not None else ""
+        return cls("failing", detail + suffix)
+
     def as_dict(self) -> dict[str, str]:
         return {"state": self.state, "detail": self.detail}
 
 
-def _ok(detail: str) -> ComponentHealth:
-    return ComponentHealth("ok", detail)
-
-
-def _failing(detail: str, error: BaseException | None = None) -> ComponentHealth:
-    suffix = f" ({type(error).__name__})" if error is not None else ""
-    return ComponentHealth("failing", detail + suffix)
+ReadinessCheck = Callable[[], ComponentHealth]
 
 
 def check_database() -> ComponentHealth:
@@ -48,8 +58,8 @@ def check_database() -> ComponentHealth:
             cursor.execute("SELECT 1")
             cursor.fetchone()
     except Exception as error:  # noqa: BLE001 - any failure means not ready
-        return _failing("database unreachable", error)
-    return _ok(f"{connection.vendor} answering")
+        return ComponentHealth.failing("database unreachable", error)
+    return ComponentHealth.ok(f"{connection.vendor} answering")
 
 
 async def _channel_roundtrip() -> bool:
@@ -67,40 +77,60 @@ def check_channel_layer() -> ComponentHealth:
     backend = str(settings.CHANNEL_LAYERS["default"]["BACKEND"]).rsplit(".", 1)[-1]
     try:
         if async_to_sync(_channel_roundtrip)():
-            return _ok(f"{backend} round trip")
+            return ComponentHealth.ok(f"{backend} round trip")
     except Exception as error:  # noqa: BLE001
-        return _failing(f"{backend} round trip failed", error)
-    return _failing(f"{backend} not configured")
+        return ComponentHealth.failing(f"{backend} round trip failed", error)
+    return ComponentHealth.failing(f"{backend} not configured")
 
 
 def check_broker() -> ComponentHealth:
     if settings.EMBEDDED_SERVICES:
-        return _ok("in-process memory broker")
+        return ComponentHealth.ok("in-process memory broker")
     try:
         with celery_app.connection_for_write() as conn:
             conn.ensure_connection(max_retries=1, timeout=int(CHECK_TIMEOUT_SECONDS))
     except Exception as error:  # noqa: BLE001
-        return _failing("broker unreachable", error)
-    return _ok("redis broker answering")
+        return ComponentHealth.failing("broker unreachable", error)
+    return ComponentHealth.ok("redis broker answering")
 
 
 def check_worker() -> ComponentHealth:
     try:
         replies = celery_app.control.ping(timeout=CHECK_TIMEOUT_SECONDS, limit=1)
     except Exception as error:  # noqa: BLE001
-        return _failing("worker ping failed", error)
+        return ComponentHealth.failing("worker ping failed", error)
     if not replies:
-        return _failing("no worker answered")
-    return _ok(f"{len(replies)} worker(s) answering")
+        return ComponentHealth.failing("no worker answered")
+    return ComponentHealth.ok(f"{len(replies)} worker(s) answering")
 
 
-def check_browser() -> ComponentHealth:
-    executable = find_browser_executable()
-    if executable is None:
-        return _failing("no Chromium executable found (install Debian's chromium)")
-    if not os.access(executable, os.X_OK):
-        return _failing("Chromium executable is not executable")
-    return _ok(f"{executable.name} present")
+# The platform's components, in the order /readyz and System > Services show them.
+PLATFORM_CHECKS: dict[str, ReadinessCheck] = {
+    "database": check_database,
+    "channel_layer": check_channel_layer,
+    "broker": check_broker,
+    "worker": check_worker,
+}
+# What the apps above the platform registered, in the order they registered it.
+READINESS_CHECKS: dict[str, ReadinessCheck] = {}
+
+
+def register_readiness_check(name: str, check: ReadinessCheck) -> None:
+    """Add ``check`` to ``/readyz`` under ``name``; call it from an ``AppConfig.ready()``."""
+    if name in PLATFORM_CHECKS or name in READINESS_CHECKS:
+        raise ImproperlyConfigured(f"readiness check {name!r} registered twice")
+    READINESS_CHECKS[name] = check
+
+
+def platform_health() -> dict[str, ComponentHealth]:
+    return {name: check() for name, check in PLATFORM_CHECKS.items()}
+
+
+def _run_registered(check: ReadinessCheck) -> ComponentHealth:
+    try:
+        return check()
+    except Exception as error:  # noqa: BLE001 - a check that breaks reports its component failing
+        return ComponentHealth.failing("check failed", error)
 
 
 def liveness() -> dict[str, str]:
@@ -108,13 +138,8 @@ def liveness() -> dict[str, str]:
 
 
 def readiness() -> tuple[bool, dict[str, object]]:
-    components = {
-        "database": check_database(),
-        "channel_layer": check_channel_layer(),
-        "broker": check_broker(),
-        "worker": check_worker(),
-        "browser": check_browser(),
-    }
+    components = platform_health()
+    components.update((name, _run_registered(check)) for name, check in READINESS_CHECKS.items())
     ready = all(component.state == "ok" for component in components.values())
     return ready, {
         "status": "ready" if ready else "not_ready",

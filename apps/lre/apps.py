@@ -7,6 +7,7 @@ class LreConfig(AppConfig):
     verbose_name = "Long-running work"
 
     def ready(self) -> None:
+        from apps.lre import panels  # noqa: F401 - registers its System > Services panel
         from apps.lre.batching import register_per_item
         from apps.lre.handoff import lre_handoff
         from apps.runtime.handoff import register_handoff

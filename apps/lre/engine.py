@@ -34,7 +34,6 @@ from apps.core.events import publish_to_user
 from apps.lre.batching import lre_enabled
 from apps.lre.inputs import producer_items, results_for_batch
 from apps.lre.models import LreBatch, LreJob, LrePhase
-from apps.lre.services import new_batches
 from apps.runtime.boundary import executor_admitted, invoke_step, result_as_json
 from apps.runtime.catalog import current_catalog
 from apps.runtime.executors import Catalog, StepError, StepResult, combination_rules
@@ -44,6 +43,8 @@ from apps.runtime.plans import Plan, PlanInvalid, validate_plan
 logger = logging.getLogger(__name__)
 
 RUNNABLE = (LreJob.Status.QUEUED, LreJob.Status.RUNNING)
+# A recoverable error gets this many attempts in all before the batch needs review.
+ATTEMPTS_PER_BATCH = 2
 
 
 def phase_materialise(*, job: LreJob, plan: Plan, phase: LrePhase) -> None:
@@ -53,6 +54,27 @@ def phase_materialise(*, job: LreJob, plan: Plan, phase: LrePhase) -> None:
     batches = new_batches(job, phase, producer_items(job, plan, phase))
     LreBatch.objects.bulk_create(batches)
     LrePhase.objects.filter(pk=phase.pk).update(total_batches=len(batches))
+
+
+def new_batches(job: LreJob, phase: LrePhase, items: list[dict[str, Any]] | None) -> list[LreBatch]:
+    """The batches of ``phase`` over ``items`` (unsaved): slices for a per-item step, else one batch."""
+    size = job.batch_size
+    if items is None or not phase.per_item:
+        slices = [items or []]
+    else:
+        slices = [items[start : start + size] for start in range(0, len(items), size)] or [[]]
+    return [
+        LreBatch(
+            owner_id=job.owner_id,
+            job=job,
+            phase=phase,
+            index=number,
+            items=chunk,
+            attempts_allowed=ATTEMPTS_PER_BATCH,
+            revision=job.revision,
+        )
+        for number, chunk in enumerate(slices, start=1)
+    ]
 
 
 def _attention(job: LreJob, reason: str) -> None:

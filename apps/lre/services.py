@@ -7,19 +7,19 @@ retry one batch, skip one batch). Every decision keeps committed results.
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import transaction
 from django.db.models import F
 
+from apps.core.enqueue import enqueue_after_commit
 from apps.lre.batching import batch_size, runs_per_item
+from apps.lre.engine import phase_materialise
 from apps.lre.models import LreBatch, LreJob, LrePhase
 from apps.runtime.executors import Catalog
 from apps.runtime.models import Turn
 from apps.runtime.plans import Plan
 
-# A recoverable error gets this many attempts in all before the batch needs review.
-ATTEMPTS_PER_BATCH = 2
+# The batch worker's task that advances a job (declared in apps/lre/tasks.py).
+LRE_ADVANCE_TASK = "apps.lre.advance"
 
 
 class HandoffRefused(Exception):
@@ -50,8 +50,6 @@ def handoff_obstacle(plan: Plan, first_step: int, catalog: Catalog) -> str | Non
 @transaction.atomic
 def job_create_from_turn(*, turn: Turn, plan: Plan, first_step: int, catalog: Catalog, title: str) -> LreJob:
     """Hand the steps of ``plan`` from ``first_step`` on to LRE; the first phase is materialised at once."""
-    from apps.lre.engine import phase_materialise
-
     obstacle = handoff_obstacle(plan, first_step, catalog)
     if obstacle is not None:
         raise HandoffRefused(obstacle)
@@ -77,10 +75,7 @@ def job_create_from_turn(*, turn: Turn, plan: Plan, first_step: int, catalog: Ca
 
 def job_enqueue(job: LreJob) -> None:
     """Ask a batch worker to advance ``job`` once the current transaction commits."""
-    from apps.lre.tasks import lre_advance
-
-    job_id, owner_id = job.pk, job.owner_id
-    transaction.on_commit(lambda: lre_advance.delay(job_id, owner_id))
+    enqueue_after_commit(LRE_ADVANCE_TASK, job.pk, job.owner_id)
 
 
 def _require(job: LreJob, allowed: set[str], decision: str) -> None:
@@ -141,24 +136,3 @@ def batch_skip(*, batch: LreBatch) -> LreBatch:
     LreBatch.objects.filter(pk=batch.pk).update(status=LreBatch.Status.SKIPPED)
     batch.refresh_from_db()
     return batch
-
-
-def new_batches(job: LreJob, phase: LrePhase, items: list[dict[str, Any]] | None) -> list[LreBatch]:
-    """The batches of ``phase`` over ``items`` (unsaved): slices for a per-item step, else one batch."""
-    size = job.batch_size
-    if items is None or not phase.per_item:
-        slices = [items or []]
-    else:
-        slices = [items[start : start + size] for start in range(0, len(items), size)] or [[]]
-    return [
-        LreBatch(
-            owner_id=job.owner_id,
-            job=job,
-            phase=phase,
-            index=number,
-            items=chunk,
-            attempts_allowed=ATTEMPTS_PER_BATCH,
-            revision=job.revision,
-        )
-        for number, chunk in enumerate(slices, start=1)
-    ]

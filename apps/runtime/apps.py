@@ -11,7 +11,7 @@ class RuntimeConfig(AppConfig):
     def ready(self) -> None:
         from celery.signals import worker_ready
 
-        from apps.runtime import cli  # noqa: F401 - registers `metnos` subcommands
+        from apps.runtime import cli, panels  # noqa: F401 - register `metnos` subcommands, the home panel
         from apps.runtime.builtin import register_builtin_executors
 
         register_builtin_executors()

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from apps.runtime.turns import consents_expire, turn_claim, turn_conduct
+from apps.runtime.turns import RUN_TURN_TASK, consents_expire, turn_claim, turn_conduct
 
 
 # The hard and soft limits come from METNOS_TASK_TIME_LIMIT / _SOFT_TIME_LIMIT
 # (Celery's task_time_limit settings), which the interruption check also uses.
-@shared_task(name="apps.runtime.run_turn", ignore_result=True)
+@shared_task(name=RUN_TURN_TASK, ignore_result=True)
 def run_turn(turn_id: int, owner_id: int) -> None:
     turn = turn_claim(turn_id=turn_id, owner_id=owner_id)  # scoped to the owner like a selector
     if turn is None:

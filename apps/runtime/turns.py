@@ -24,6 +24,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.core.enqueue import enqueue_after_commit
 from apps.core.redaction import redact_text
 from apps.runtime.boundary import result_from_json
 from apps.runtime.catalog import current_catalog
@@ -41,6 +42,8 @@ from apps.runtime.trace import trace_record, turn_changed, turn_publish, turn_re
 logger = logging.getLogger(__name__)
 
 MAX_REQUEST_CHARS = 4000
+# The worker's task that claims and conducts a queued turn (declared in apps/runtime/tasks.py).
+RUN_TURN_TASK = "apps.runtime.run_turn"
 
 
 class TurnRejected(ValueError):
@@ -93,10 +96,7 @@ def turn_submit(
 
 
 def turn_enqueue(turn: Turn) -> None:
-    from apps.runtime.tasks import run_turn
-
-    turn_id, owner_id = turn.pk, turn.owner_id
-    transaction.on_commit(lambda: run_turn.delay(turn_id, owner_id))
+    enqueue_after_commit(RUN_TURN_TASK, turn.pk, turn.owner_id)
 
 
 def _finish(turn: Turn, status: str, answer: str) -> Turn:

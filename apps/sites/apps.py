@@ -13,11 +13,14 @@ class SitesConfig(AppConfig):
     def ready(self) -> None:
         from celery.signals import worker_ready
 
+        from apps.core.health import register_readiness_check
         from apps.runtime.executors import register_executor
         from apps.sites.collection.executor import CollectSiteDocuments, CollectSiteRecords
         from apps.sites.executors import CloseWebSessions
+        from apps.sites.readiness import check_browser
         from apps.sites.signin.executor import SignIn
 
+        register_readiness_check("browser", check_browser)
         register_executor(CloseWebSessions())
         register_executor(SignIn())
         register_executor(CollectSiteRecords())
