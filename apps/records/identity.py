@@ -143,10 +143,10 @@ Cost
 ----
 ``merge_rows`` is linear in the number of cells (100,000 rows from 50 sources
 are benchmarked by ``bench/bench_merge.py``): rows are indexed by code and
-by field value, never compared all against all. While it runs, automatic
-cyclic garbage collection is paused (and restored afterwards, only if it was
-on): the index is made of many small acyclic containers that the collector
-would otherwise walk again and again.
+by field value, never compared all against all. It leaves garbage
+collection on (switching it off would switch it off for every thread of the
+process) and keeps the collector's share small by allocating few containers,
+mostly tuples it soon stops tracking.
 
 Bounds
 ------

@@ -9,10 +9,8 @@ field value shared by at most ``MAX_ROWS_PER_SHARED_VALUE`` rows.
 from __future__ import annotations
 
 import datetime as dt
-import gc
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Collection, Iterable, Sequence
 from itertools import compress, islice, repeat
 from types import MappingProxyType
 from typing import NamedTuple
@@ -161,7 +159,7 @@ def _undecided_pairs(table: RowTable, code: str, rows: Sequence[int]) -> list[tu
     # A row citing another member's code may be a copy (or a credit note citing the invoice).
     members = set(rows)
     for a, c in citations:
-        bucket: list[int] = code_rows[c]  # type: ignore[assignment]
+        bucket: tuple[int, ...] = code_rows[c]  # type: ignore[assignment]
         if len(bucket) <= len(rows):
             pairs.update((min(a, b), max(a, b)) for b in bucket if b != a and b in members)
         else:  # a widely shown code: look through the group instead
@@ -282,7 +280,7 @@ def _equal_value_pairs(table: RowTable, output_of: Sequence[int], common_values:
 
     for nk, buckets in table.by_value.items():
         constant_rows = table.constant_rows.get(nk, {})
-        for comp, bucket in compress(buckets.items(), map(isinstance, buckets.values(), repeat(list))):
+        for comp, bucket in compress(buckets.items(), map(isinstance, buckets.values(), repeat(tuple))):
             hidden = constant_rows.get(comp, 0)
             live = len(bucket) - hidden  # type: ignore[arg-type]
             if live > MAX_ROWS_PER_SHARED_VALUE:
@@ -377,27 +375,7 @@ def merge_rows(
     """
     by_id = sources_by_id(sources)
     wanted = tuple(frozenset(normalise_text(name) for name in group) for group in wanted_fields)
-    with _collector_paused():
-        return _merge(sources, by_id, frozenset(normalise_text(k) for k in identifier_fields), wanted)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause automatic cyclic garbage collection while the merge runs, then restore it.
-
-    The merge allocates a few small containers per cell, none of them part of
-    a reference cycle; with automatic collection on, the collector walks the
-    growing heap over and over, which on 100,000 rows costs about as much as
-    the merge itself. Reference counting still frees everything. Collection
-    is switched back on only if it was on, also when the merge raises.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+    return _merge(sources, by_id, frozenset(normalise_text(k) for k in identifier_fields), wanted)
 
 
 def _merge(
@@ -407,7 +385,33 @@ def _merge(
     wanted: tuple[frozenset[str], ...] = (),
 ) -> MergeResult:
     ordered = sorted(sources, key=lambda s: s.id)
-    table = RowTable(ordered, identifier_keys)
+    # The index is freed when the decisions are taken, before the rows read
+    # once are built: the garbage collector then walks a smaller heap while
+    # the output, the bulk of what a merge allocates, grows.
+    decided = _decide(RowTable(ordered, identifier_keys), wanted)
+    return MergeResult(
+        rows=_in_reading_order(sources, decided.placed, decided.merged),
+        possible_duplicates=decided.duplicates,
+        merged_count=len(decided.merged),
+        input_count=decided.input_count,
+        source_count=len(sources),
+        common_values=decided.common_values,
+        observations=MappingProxyType(by_id),
+    )
+
+
+class _Decided(NamedTuple):
+    """What the index decided, for the output rows to be built without it."""
+
+    merged: list[MergedRow]  # one per group
+    placed: dict[str, list[tuple[int, int]]]  # source id -> (row index, group) of its grouped rows
+    duplicates: tuple[PossibleDuplicate, ...]
+    common_values: tuple[CommonValue, ...]
+    input_count: int
+
+
+def _decide(table: RowTable, wanted: tuple[frozenset[str], ...]) -> _Decided:
+    """The merged groups, with their rows built, and the possible duplicates."""
     groups, verdicts, ambiguous = _groups(table)
 
     # The output row each row ends in: its own number, or the row count plus its group.
@@ -477,46 +481,36 @@ def _merge(
                 f"different codes ({code_a} / {code_b})",
             )
 
-    return MergeResult(
-        rows=_in_reading_order(table, sources, groups, output_of, wanted),
-        possible_duplicates=tuple(duplicates),
-        merged_count=len(groups),
-        input_count=total,
-        source_count=len(sources),
+    placed: dict[str, list[tuple[int, int]]] = {}
+    for g, (_, rows) in enumerate(groups):
+        for r in rows:
+            source_id, index = table.origin(r)
+            placed.setdefault(source_id, []).append((index, g))
+    return _Decided(
+        merged=[_merged_row(table, code, rows, wanted) for code, rows in groups],
+        placed=placed,
+        duplicates=tuple(duplicates),
         common_values=tuple(sorted(common_values, key=lambda v: (-v.rows, v.field, v.value))),
-        observations=MappingProxyType(by_id),
+        input_count=total,
     )
 
 
 def _in_reading_order(
-    table: RowTable,
-    sources: Sequence[Source],
-    groups: list[tuple[str, list[int]]],
-    output_of: Sequence[int],
-    wanted: tuple[frozenset[str], ...],
+    sources: Sequence[Source], placed: dict[str, list[tuple[int, int]]], merged: Sequence[MergedRow]
 ) -> tuple[MergedRow, ...]:
     """Output rows in the order the sources were given; a merged row sits where its first observation was read."""
-    total = len(table.raw)
-    position = {source.id: p for p, source in enumerate(table.sources)}
-    grouped: dict[int, list[int]] = {}  # source position -> indices of its rows that belong to a group
-    for _, rows in groups:
-        for r in rows:
-            p = table.source_of[r]
-            grouped.setdefault(p, []).append(r - table.first[p])
-    emitted: set[int] = set()
+    emitted = [False] * len(merged)
     output: list[MergedRow] = []
     for source in sources:
-        p = position[source.id]
-        indices = sorted(grouped.get(p, ()))
-        once = iter(_read_once(source, indices))
+        placements = sorted(placed.get(source.id, ()))
+        once = iter(_read_once(source, [index for index, _ in placements]))
         start = 0
-        for index in indices:
+        for index, g in placements:
             if index > start:
                 output.extend(islice(once, index - start))
-            g = output_of[table.first[p] + index] - total
-            if g not in emitted:
-                emitted.add(g)
-                output.append(_merged_row(table, *groups[g], wanted))
+            if not emitted[g]:
+                emitted[g] = True
+                output.append(merged[g])
             start = index + 1
         output.extend(once)
     return tuple(output)
