@@ -42,7 +42,7 @@ from functools import partial
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from apps.records.identity import merge_rows
+from apps.records.identity.rows import merge_rows
 from apps.records.rows import CellValue, Row, Source
 
 LIST_SOURCES, ARCHIVE_SOURCES, CREDIT_SOURCES = 40, 8, 2

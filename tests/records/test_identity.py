@@ -11,17 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from apps.records.identity import (
-    MAX_ROWS_PER_SHARED_VALUE,
-    MergeResult,
-    ObservedLink,
-    analyse_text,
-    analyse_texts,
-    codes_in,
-    comparable,
-    merge_list_and_detail,
-    merge_rows,
-)
+from apps.records.identity.codes import analyse_text, analyse_texts, codes_in, comparable
+from apps.records.identity.links import merge_list_and_detail
+from apps.records.identity.results import MAX_ROWS_PER_SHARED_VALUE, MergeResult, ObservedLink
+from apps.records.identity.rows import merge_rows
 from apps.records.rows import CellValue, Row, Source
 
 

@@ -1,6 +1,6 @@
 """Codes and comparable values: the two readings of a cell that row identity needs.
 
-Used by :mod:`apps.records.identity`; the public contract is documented there.
+Used by :mod:`apps.records.identity.rows` and :mod:`apps.records.identity.links`, whose rules rest on them.
 
 *Codes* (:func:`codes_in`, :func:`identifier_field_codes`). A cell is cut into
 tokens: runs of letters and digits joined by single ``-``, ``/``, ``.`` or
@@ -47,7 +47,7 @@ from itertools import compress, repeat
 from operator import is_, itemgetter, methodcaller, sub
 from typing import TypeAlias
 
-from apps.records.dates import UnreadableDate, parse_date
+from apps.records.dates.reading import UnreadableDate, parse_date
 
 # A code needs at least this many letters and digits: "A1", "F2", "Q3" are
 # positions, time bands or quarters far more often than identifiers.

@@ -1,10 +1,10 @@
 """The index ``merge_rows`` decides on: every cell read once, rows numbered in source-id order.
 
-Internal to :mod:`apps.records.identity_rows`. Building it is the only pass
+Internal to :mod:`apps.records.identity.rows`. Building it is the only pass
 over every cell, so it is written for speed: cells are first grouped by their
 raw value (a ``str`` hashes once and is cached), column by column when the
 rows of a page share their keys; only then is each distinct value read
-(:func:`~apps.records.identity_codes.read_texts`) and its rows filed under
+(:func:`~apps.records.identity.codes.read_texts`) and its rows filed under
 its comparable value. Per-row readings (the comparable value of each field,
 the codes of each field) are built lazily, only for the rows a decision looks
 at, and kept in lists indexed by row number.
@@ -24,7 +24,7 @@ from itertools import compress, count, repeat
 from operator import is_, itemgetter, ne
 from typing import cast
 
-from apps.records.identity_codes import (
+from apps.records.identity.codes import (
     Code,
     Comparable,
     FieldCodes,
