@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import dateparser
 
-from apps.records.dates import DateValue, UnreadableDate, parse_date
+from apps.records.dates.reading import DateValue, UnreadableDate, parse_date
 
 TARGET_SPEEDUP = 20.0
 SEED = 20260915

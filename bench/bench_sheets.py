@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from openpyxl import Workbook
 
 from apps.records.rows import CellValue
-from apps.records.sheets import write_xlsx
+from apps.records.sheets.xlsx import write_xlsx
 
 TARGET_RATIO = 1.3
 FIELDS = (

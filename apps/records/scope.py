@@ -38,8 +38,8 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
-from apps.records.dates import DateValue, UnreadableDate, parse_date
-from apps.records.periods import Period
+from apps.records.dates.periods import Period
+from apps.records.dates.reading import DateValue, UnreadableDate, parse_date
 from apps.records.vocabulary import FieldKind, classify_label
 
 # Nouns for the objects people collect, singular and plural, mapped to one name.

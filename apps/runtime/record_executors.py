@@ -42,7 +42,9 @@ from apps.documents.files import FileAccessRefused, resolve_owner_path
 from apps.documents.limits import MAX_DOCUMENTS_PER_READ
 from apps.records.headings import discover_fields
 from apps.records.rows import CellValue, Row
-from apps.records.sheets import SheetReceipt, SheetWriteError, write_csv, write_xlsx
+from apps.records.sheets.csv import write_csv
+from apps.records.sheets.receipts import SheetReceipt, SheetWriteError
+from apps.records.sheets.xlsx import write_xlsx
 from apps.runtime.executors import ExecutionContext, Executor, Outcome, ProducedFile, StepResult
 from apps.runtime.extraction import (
     MAX_FIELD_NAME_CHARS,

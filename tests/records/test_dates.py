@@ -1,4 +1,4 @@
-"""Dates keep the precision of their source (apps.records.dates)."""
+"""Dates keep the precision of their source (apps.records.dates.reading)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from apps.records.dates import (
+from apps.records.dates.reading import (
     MAX_DATE_TEXT_LENGTH,
     MAX_YEAR,
     MIN_YEAR,

@@ -16,9 +16,9 @@ import pytest
 from google.oauth2.credentials import Credentials
 from googleapiclient.http import HttpMockSequence
 
-from apps.records.google_sheets import append_rows_to_google_sheet
 from apps.records.rows import Row
-from apps.records.sheets import SheetWriteError
+from apps.records.sheets.google import append_rows_to_google_sheet
+from apps.records.sheets.receipts import SheetWriteError
 
 SPREADSHEET_ID = "1AbCdEfGhIjKlMnOpQrStUvWxYz"
 APPEND_URI = (

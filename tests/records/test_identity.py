@@ -4,24 +4,17 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from apps.records.identity import (
-    MAX_ROWS_PER_SHARED_VALUE,
-    MergeResult,
-    ObservedLink,
-    analyse_text,
-    analyse_texts,
-    codes_in,
-    comparable,
-    merge_list_and_detail,
-    merge_rows,
-)
+from apps.records.identity.codes import analyse_text, analyse_texts, codes_in, comparable
+from apps.records.identity.links import merge_list_and_detail
+from apps.records.identity.results import MAX_ROWS_PER_SHARED_VALUE, MergeResult, ObservedLink
+from apps.records.identity.rows import merge_rows
 from apps.records.rows import CellValue, Row, Source
 
 
@@ -515,20 +508,49 @@ def test_message_counts_merges_and_possible_duplicates() -> None:
     assert message == "4 rows merged into 2 (same identifier on different pages); 1 possible duplicate kept separate"
 
 
-def test_merge_rows_leaves_garbage_collection_as_it_found_it() -> None:
+class _CollectorProbe(Mapping[str, CellValue]):
+    """A row that notes, each time the merge reads it, whether automatic garbage collection is on."""
+
+    def __init__(self, values: dict[str, CellValue], seen: list[bool]) -> None:
+        self._values, self._seen = values, seen
+
+    def __getitem__(self, key: str) -> CellValue:
+        self._seen.append(gc.isenabled())
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        self._seen.append(gc.isenabled())
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+def test_merge_rows_never_switches_garbage_collection_off() -> None:
+    # gc.disable() is process-wide: the server's other threads run other users' turns meanwhile.
+    seen: list[bool] = []
+    sources = [
+        Source("s1", [_CollectorProbe(bill("INV-1", Importo="1"), seen), bill("INV-2")]),
+        Source("s2", [_CollectorProbe(bill("INV-1", Importo="1"), seen)]),
+    ]
+    assert gc.isenabled()
+
+    result = merge_rows(sources)
+
+    assert result.merged_count == 1
+    assert seen, "the merge read the probe rows"
+    assert all(seen), "garbage collection was off while the merge ran"
+    assert gc.isenabled()
+
+
+def test_merge_rows_leaves_a_paused_collector_paused() -> None:
     sources = [Source("s1", [bill("INV-1")]), Source("s2", [bill("INV-1")])]
-    assert gc.isenabled()
-    merge_rows(sources)
-    assert gc.isenabled()
     gc.disable()
     try:
         merge_rows(sources)
         assert not gc.isenabled()
     finally:
         gc.enable()
-    with pytest.raises(ValueError, match="share the id"):
-        merge_rows([*sources, sources[0]])
-    assert gc.isenabled()
 
 
 # --- merge_list_and_detail ---------------------------------------------------------

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from apps.records.identity import comparable, merge_rows
+from apps.records.identity.codes import comparable
+from apps.records.identity.rows import merge_rows
 from apps.records.rows import Source
 
 # The full list: more fields, but no amount. The archive: fewer fields, with the amount.

@@ -1,4 +1,4 @@
-"""Periods and the period filter (apps.records.periods)."""
+"""Periods and the period filter (apps.records.dates.periods)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from apps.records.dates import UnreadableDate, parse_date
-from apps.records.periods import (
+from apps.records.dates.periods import (
     Period,
     date_value_from_cell,
     filter_rows_by_period,
     period_inclusion,
 )
+from apps.records.dates.reading import UnreadableDate, parse_date
 from apps.records.rows import CellValue, Row
 
 D = dt.date

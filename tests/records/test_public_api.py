@@ -8,16 +8,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTED = (ROOT / "docs" / "records.md").read_text(encoding="utf-8")
-# Modules the work is split into behind a public door; callers import from the door.
-PRIVATE_MODULES = frozenset(
-    {
-        "apps.records.identity_codes",
-        "apps.records.identity_rows",
-        "apps.records.identity_table",
-        "apps.records.identity_results",
-        "apps.records.identity_links",
-    }
-)
+# Modules internal to their package: nothing outside it imports them.
+PRIVATE_MODULES = frozenset({"apps.records.identity.table", "apps.records.dates.grammar"})
+RECORDS = ROOT / "apps" / "records"
+PACKAGES = sorted(path.parent for path in RECORDS.rglob("__init__.py") if path.parent != RECORDS)
 
 
 def _imports_from_outside() -> dict[tuple[str, str], set[str]]:
@@ -49,10 +43,29 @@ def test_every_name_used_outside_the_records_and_documents_apps_is_documented() 
     assert undocumented == []
 
 
-def test_no_caller_imports_a_private_identity_module() -> None:
+def test_no_caller_imports_a_private_module() -> None:
     private = sorted(
         f"{module}.{name} in {', '.join(sorted(users))}"
         for (module, name), users in _imports_from_outside().items()
         if module in PRIVATE_MODULES
     )
     assert private == []
+
+
+def test_the_records_packages_are_docstrings_not_doors() -> None:
+    # Callers import the module that defines a name; a package re-exporting names would be a second door.
+    assert PACKAGES, "apps/records has packages"
+    for package in PACKAGES:
+        tree = ast.parse((package / "__init__.py").read_text(encoding="utf-8"))
+        assert ast.get_docstring(tree), f"{package.name}/__init__.py says what the package owns"
+        assert len(tree.body) == 1, f"{package.name}/__init__.py holds only its docstring"
+
+
+def test_nothing_imports_from_a_records_package_itself() -> None:
+    doors = {"apps.records." + package.name for package in PACKAGES}
+    found = sorted(
+        f"{module}.{name} in {', '.join(sorted(users))}"
+        for (module, name), users in _imports_from_outside().items()
+        if module in doors
+    )
+    assert found == []

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import openpyxl
 
-from apps.records.identity import merge_rows
-from apps.records.periods import Period, filter_rows_by_period
+from apps.records.dates.periods import Period, filter_rows_by_period
+from apps.records.identity.rows import merge_rows
 from apps.records.rows import Source
-from apps.records.sheets import write_xlsx
+from apps.records.sheets.xlsx import write_xlsx
 
 
 def test_unreadable_dates_merges_and_protection_all_reach_the_sheet_result(tmp_path: Path) -> None:

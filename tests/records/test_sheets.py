@@ -20,17 +20,12 @@ from hypothesis import strategies as st
 from openpyxl import Workbook, load_workbook
 from openpyxl.chart import BarChart, Reference
 
-from apps.records.formula_safety import FORMULA_TRIGGERS, PROTECTIVE_PREFIX, is_active_text, protect_text
 from apps.records.rows import CellValue, Row
-from apps.records.sheets import (
-    CELL_TEXT_LIMIT,
-    CSV_ENCODING,
-    SHEET_WRITE_ERROR_CODES,
-    SheetReceipt,
-    SheetWriteError,
-    write_csv,
-    write_xlsx,
-)
+from apps.records.sheets.cells import CELL_TEXT_LIMIT
+from apps.records.sheets.csv import CSV_ENCODING, write_csv
+from apps.records.sheets.formula_safety import FORMULA_TRIGGERS, PROTECTIVE_PREFIX, is_active_text, protect_text
+from apps.records.sheets.receipts import SHEET_WRITE_ERROR_CODES, SheetReceipt, SheetWriteError
+from apps.records.sheets.xlsx import write_xlsx
 
 ROME = dt.timezone(dt.timedelta(hours=2))
 

@@ -1,6 +1,18 @@
 """``merge_list_and_detail``: a list row completed by the detail view it was seen to open.
 
-The rules are stated in :mod:`apps.records.identity`.
+Links are :class:`~apps.records.identity.results.ObservedLink` values; codes
+are read as :mod:`apps.records.identity.codes` reads them.
+
+Rules of ``merge_list_and_detail``
+----------------------------------
+Only an unambiguous observed link merges: the list row has exactly one link,
+the detail source is linked from no other row and holds exactly one row,
+neither view is truncated, and no common field shows different codes. The
+merged row takes the detail values and adds the list fields the detail lacks
+or leaves empty; list values that differ from the detail are quoted in the
+note. Matching dates, amounts or codes without a link merge nothing. Rows not
+merged are kept as read (list rows first, then the detail rows), and every
+link that did not merge is reported with its reason.
 """
 
 from __future__ import annotations
@@ -8,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
 
-from apps.records.identity_codes import comparable, conflicting_codes, display, field_codes, normalise_text
-from apps.records.identity_results import MergedRow, MergeResult, ObservedLink, UnmergedLink, sources_by_id
+from apps.records.identity.codes import comparable, conflicting_codes, display, field_codes, normalise_text
+from apps.records.identity.results import MergedRow, MergeResult, ObservedLink, UnmergedLink, sources_by_id
 from apps.records.rows import CellValue, Source
 
 

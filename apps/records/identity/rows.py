@@ -1,24 +1,119 @@
 """``merge_rows``: rows of different sources that show the same identifier become one.
 
-The rules are stated in :mod:`apps.records.identity`. Cost is linear in the
-number of cells: rows are indexed by identifier and by field value, pairs are
-only formed inside an identifier (at most one row per source) or inside a
-field value shared by at most ``MAX_ROWS_PER_SHARED_VALUE`` rows.
+``merge_rows(sources, *, identifier_fields=(), wanted_fields=()) -> MergeResult``
+merges rows of different sources that show the same identifier and reports
+possible duplicates; the result types are in :mod:`apps.records.identity.results`.
+
+Codes and identifiers
+---------------------
+Codes are read from every text cell (see :mod:`apps.records.identity.codes`
+for the exact tokenisation): tokens holding letters *and* digits such as
+``INV-20-005``, ``A1234``, ``2026F000123``, at least ``MIN_CODE_CHARACTERS``
+of them. Dates, periods, amounts and quantities never count, whether written
+with separators (``15/09/2026``, ``1.234,56``, ``€ 12,50``) or with month
+names, currencies or units (``15-set-2026``, ``Q3-2026``, ``12.50EUR``,
+``350kWh``). Codes compare ignoring case; separators are kept, so
+``INV-20-005`` and ``INV-200-05`` are two codes. ``identifier_fields`` names
+fields (compared ignoring case and spaces) whose digit-only numbers count as
+codes too, for instance the keys that
+:func:`apps.records.vocabulary.classify_label` calls ``identifier_number``.
+
+A code is an *identifier* of a row when no other row of the same source shows
+it: a code on every row of a page (the supply identifier on every bill)
+identifies nothing there. Two rows *share* an identifier when each is the
+only row of its own source showing that code.
+
+Two rows are *known different* when one field shows, on each, an identifier
+the other row does not show at all, as two invoices with different numbers
+do even when both show the same supply identifier. Known-different rows are
+never merged; they are reported as possible duplicates only through equal
+values that show no code (see below).
+
+Rules of ``merge_rows``
+-----------------------
+* Every source is a distinct read, even of the same page; source ids must be
+  unique (``ValueError`` otherwise). Rows of one source never merge with each
+  other.
+* Rows of different sources merge only when they share an identifier, are
+  not known different, no common field shows different codes (``INV-1`` /
+  ``NC-7``), they do not each show an identifier the other lacks, and more of
+  their common non-empty fields agree than contradict.
+  Values compare ignoring case and spacing; numbers and amounts by value;
+  dates by value (``date`` objects and all-numeric day-first or ISO text).
+* A merged group holds copies of one code: every member shows the same
+  identifier and agrees with every other member, so ``A~B`` by code X and
+  ``B~C`` by code Y never join ``A`` and ``C``; a row without a code never
+  merges, so it cannot bridge two invoices.
+* A row that agrees, through one identifier, with two rows that are
+  different items (a row showing only the supply identifier, beside two
+  invoices showing it with different numbers) joins neither: it could be a
+  copy of either, and choosing would follow row order. It stays separate
+  and is reported as a possible duplicate of both.
+* Rows of truncated sources never merge.
+* A merged row keeps the values of its most complete member (the one showing
+  more of the ``wanted_fields``, then more non-empty fields; ties go to the
+  smallest source id) exactly as read, nothing blended in from the others;
+  its note names the identifier and the sources.
+* Possible duplicates, kept separate (the spec: "rows of different sources
+  with at least two equal fields and no shared identifier, or with a shared
+  identifier but more contradicting than agreeing fields"):
+
+  - rows sharing an identifier that did not merge and are not known
+    different (contradictions, no field in common, different codes in a
+    field, other identifiers, a truncated view, a member already merged
+    under another code, or a row that could belong to either of two
+    different items);
+  - rows of different sources with at least two equal fields and no shared
+    identifier;
+  - rows a common field shows different codes on (``INV-20-005`` /
+    ``INV-200-05``), known different or not, when at least two fields that
+    show no code are equal, each through a value shared by at most
+    ``MAX_ROWS_PER_SHARED_VALUE`` rows (the same amount and date): maybe one
+    item read with a misread code, or issued twice. Equal codes (a supply
+    identifier on the bills of one supply) and widely shared values (a
+    status) do not count for them.
+
+  A value found on every row of a source with two or more rows is not an
+  equal field for that source, as a code on every row identifies nothing (a
+  supplier's name, a status shared by a whole page). Each pair of output
+  rows is reported once.
+* The result does not depend on the order of the sources: every decision is
+  taken in source-id order; only the listing follows the reading order.
+
+Cost
+----
+``merge_rows`` is linear in the number of cells (100,000 rows from 50 sources
+are benchmarked by ``bench/bench_merge.py``): rows are indexed by code and
+by field value, never compared all against all. It leaves garbage
+collection on (switching it off would switch it off for every thread of the
+process) and keeps the collector's share small by allocating few containers,
+mostly tuples it soon stops tracking.
+
+Bounds
+------
+Seeking possible duplicates indexes every field value and compares rows
+within a value shared by at most ``MAX_ROWS_PER_SHARED_VALUE`` rows (not
+counting rows where the value is on every row of their source), so the cost
+stays linear. A value shared more widely (a status, a busy issue date) still
+counts when two rows are compared through another value, but rows that agree
+only on such values are not sought; those values are listed in
+``common_values`` and ``message()`` says so. For rows showing different
+codes, a widely shared value does not count at all: their pairs are counted
+through the bounded values alone. Merging itself has no bound:
+an identifier groups at most one row per source.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import gc
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Collection, Iterable, Sequence
 from itertools import compress, islice, repeat
 from types import MappingProxyType
 from typing import NamedTuple
 
-from apps.records.identity_codes import Code, conflicting_codes, display, normalise_text
-from apps.records.identity_results import (
+from apps.records.identity.codes import Code, conflicting_codes, display, normalise_text
+from apps.records.identity.results import (
     MAX_ROWS_PER_SHARED_VALUE,
     CommonValue,
     MergedRow,
@@ -27,7 +122,7 @@ from apps.records.identity_results import (
     rows_read_once,
     sources_by_id,
 )
-from apps.records.identity_table import RowTable
+from apps.records.identity.table import RowTable
 from apps.records.rows import Source
 
 
@@ -161,7 +256,7 @@ def _undecided_pairs(table: RowTable, code: str, rows: Sequence[int]) -> list[tu
     # A row citing another member's code may be a copy (or a credit note citing the invoice).
     members = set(rows)
     for a, c in citations:
-        bucket: list[int] = code_rows[c]  # type: ignore[assignment]
+        bucket: tuple[int, ...] = code_rows[c]  # type: ignore[assignment]
         if len(bucket) <= len(rows):
             pairs.update((min(a, b), max(a, b)) for b in bucket if b != a and b in members)
         else:  # a widely shown code: look through the group instead
@@ -282,7 +377,7 @@ def _equal_value_pairs(table: RowTable, output_of: Sequence[int], common_values:
 
     for nk, buckets in table.by_value.items():
         constant_rows = table.constant_rows.get(nk, {})
-        for comp, bucket in compress(buckets.items(), map(isinstance, buckets.values(), repeat(list))):
+        for comp, bucket in compress(buckets.items(), map(isinstance, buckets.values(), repeat(tuple))):
             hidden = constant_rows.get(comp, 0)
             live = len(bucket) - hidden  # type: ignore[arg-type]
             if live > MAX_ROWS_PER_SHARED_VALUE:
@@ -362,7 +457,7 @@ def merge_rows(
 ) -> MergeResult:
     """Merge rows of different sources that show the same identifier; report possible duplicates.
 
-    Contract (rules in :mod:`apps.records.identity`): every input row appears
+    Contract (rules in the module docstring): every input row appears
     in exactly one output row's ``origins``; a merged row carries the values
     of its most complete observation unchanged and a note naming the
     identifier and the sources; nothing merges without a shared identifier
@@ -377,27 +472,7 @@ def merge_rows(
     """
     by_id = sources_by_id(sources)
     wanted = tuple(frozenset(normalise_text(name) for name in group) for group in wanted_fields)
-    with _collector_paused():
-        return _merge(sources, by_id, frozenset(normalise_text(k) for k in identifier_fields), wanted)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause automatic cyclic garbage collection while the merge runs, then restore it.
-
-    The merge allocates a few small containers per cell, none of them part of
-    a reference cycle; with automatic collection on, the collector walks the
-    growing heap over and over, which on 100,000 rows costs about as much as
-    the merge itself. Reference counting still frees everything. Collection
-    is switched back on only if it was on, also when the merge raises.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+    return _merge(sources, by_id, frozenset(normalise_text(k) for k in identifier_fields), wanted)
 
 
 def _merge(
@@ -407,7 +482,33 @@ def _merge(
     wanted: tuple[frozenset[str], ...] = (),
 ) -> MergeResult:
     ordered = sorted(sources, key=lambda s: s.id)
-    table = RowTable(ordered, identifier_keys)
+    # The index is freed when the decisions are taken, before the rows read
+    # once are built: the garbage collector then walks a smaller heap while
+    # the output, the bulk of what a merge allocates, grows.
+    decided = _decide(RowTable(ordered, identifier_keys), wanted)
+    return MergeResult(
+        rows=_in_reading_order(sources, decided.placed, decided.merged),
+        possible_duplicates=decided.duplicates,
+        merged_count=len(decided.merged),
+        input_count=decided.input_count,
+        source_count=len(sources),
+        common_values=decided.common_values,
+        observations=MappingProxyType(by_id),
+    )
+
+
+class _Decided(NamedTuple):
+    """What the index decided, for the output rows to be built without it."""
+
+    merged: list[MergedRow]  # one per group
+    placed: dict[str, list[tuple[int, int]]]  # source id -> (row index, group) of its grouped rows
+    duplicates: tuple[PossibleDuplicate, ...]
+    common_values: tuple[CommonValue, ...]
+    input_count: int
+
+
+def _decide(table: RowTable, wanted: tuple[frozenset[str], ...]) -> _Decided:
+    """The merged groups, with their rows built, and the possible duplicates."""
     groups, verdicts, ambiguous = _groups(table)
 
     # The output row each row ends in: its own number, or the row count plus its group.
@@ -477,46 +578,36 @@ def _merge(
                 f"different codes ({code_a} / {code_b})",
             )
 
-    return MergeResult(
-        rows=_in_reading_order(table, sources, groups, output_of, wanted),
-        possible_duplicates=tuple(duplicates),
-        merged_count=len(groups),
-        input_count=total,
-        source_count=len(sources),
+    placed: dict[str, list[tuple[int, int]]] = {}
+    for g, (_, rows) in enumerate(groups):
+        for r in rows:
+            source_id, index = table.origin(r)
+            placed.setdefault(source_id, []).append((index, g))
+    return _Decided(
+        merged=[_merged_row(table, code, rows, wanted) for code, rows in groups],
+        placed=placed,
+        duplicates=tuple(duplicates),
         common_values=tuple(sorted(common_values, key=lambda v: (-v.rows, v.field, v.value))),
-        observations=MappingProxyType(by_id),
+        input_count=total,
     )
 
 
 def _in_reading_order(
-    table: RowTable,
-    sources: Sequence[Source],
-    groups: list[tuple[str, list[int]]],
-    output_of: Sequence[int],
-    wanted: tuple[frozenset[str], ...],
+    sources: Sequence[Source], placed: dict[str, list[tuple[int, int]]], merged: Sequence[MergedRow]
 ) -> tuple[MergedRow, ...]:
     """Output rows in the order the sources were given; a merged row sits where its first observation was read."""
-    total = len(table.raw)
-    position = {source.id: p for p, source in enumerate(table.sources)}
-    grouped: dict[int, list[int]] = {}  # source position -> indices of its rows that belong to a group
-    for _, rows in groups:
-        for r in rows:
-            p = table.source_of[r]
-            grouped.setdefault(p, []).append(r - table.first[p])
-    emitted: set[int] = set()
+    emitted = [False] * len(merged)
     output: list[MergedRow] = []
     for source in sources:
-        p = position[source.id]
-        indices = sorted(grouped.get(p, ()))
-        once = iter(_read_once(source, indices))
+        placements = sorted(placed.get(source.id, ()))
+        once = iter(_read_once(source, [index for index, _ in placements]))
         start = 0
-        for index in indices:
+        for index, g in placements:
             if index > start:
                 output.extend(islice(once, index - start))
-            g = output_of[table.first[p] + index] - total
-            if g not in emitted:
-                emitted.add(g)
-                output.append(_merged_row(table, *groups[g], wanted))
+            if not emitted[g]:
+                emitted[g] = True
+                output.append(merged[g])
             start = index + 1
         output.extend(once)
     return tuple(output)

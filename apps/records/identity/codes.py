@@ -1,6 +1,6 @@
 """Codes and comparable values: the two readings of a cell that row identity needs.
 
-Used by :mod:`apps.records.identity`; the public contract is documented there.
+Used by :mod:`apps.records.identity.rows` and :mod:`apps.records.identity.links`, whose rules rest on them.
 
 *Codes* (:func:`codes_in`, :func:`identifier_field_codes`). A cell is cut into
 tokens: runs of letters and digits joined by single ``-``, ``/``, ``.`` or
@@ -44,10 +44,10 @@ import re
 from collections.abc import Collection, Hashable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from itertools import compress, repeat
-from operator import is_, methodcaller, sub
+from operator import is_, itemgetter, methodcaller, sub
 from typing import TypeAlias
 
-from apps.records.dates import UnreadableDate, parse_date
+from apps.records.dates.reading import UnreadableDate, parse_date
 
 # A code needs at least this many letters and digits: "A1", "F2", "Q3" are
 # positions, time bands or quarters far more often than identifiers.
@@ -339,34 +339,43 @@ def analyse_text(text: str) -> tuple[Comparable | None, tuple[Code, ...]]:
 
 def analyse_texts(texts: Sequence[str]) -> list[tuple[Comparable | None, tuple[Code, ...]]]:
     """:func:`analyse_text` of each text, in order; a column of plain codes is read without a step per text."""
+    return list(zip(*read_texts(texts), strict=True))
+
+
+def read_texts(texts: Sequence[str]) -> tuple[list[Comparable | None], list[tuple[Code, ...]]]:
+    """:func:`analyse_texts` as two lists, the comparable values and the codes, with no pair built per text."""
     shapes = _shapes(texts)
     if shapes.count(True) == len(shapes):
         return _plain_codes(texts)
     # Each shape read in bulk, then the readings dealt back in the order of the texts:
     # is-a-code minus is-an-amount picks 1 (codes), -1 (amounts, the last) or 0 (the rest).
-    codes = _plain_codes(list(compress(texts, map(is_, shapes, repeat(True)))))
+    code_values, code_codes = _plain_codes(list(compress(texts, map(is_, shapes, repeat(True)))))
     amounts = _plain_amounts(list(compress(texts, map(isinstance, shapes, repeat(tuple)))))
-    others = map(_analyse_in_full, compress(texts, map(is_, shapes, repeat(False))))
-    readings: list[Iterator[tuple[Comparable | None, tuple[Code, ...]]]] = [others, iter(codes), iter(amounts)]
-    kinds = map(sub, map(is_, shapes, repeat(True)), map(isinstance, shapes, repeat(tuple)))
-    return list(map(next, map(readings.__getitem__, kinds)))
+    others = list(map(_analyse_in_full, compress(texts, map(is_, shapes, repeat(False)))))
+    kinds = list(map(sub, map(is_, shapes, repeat(True)), map(isinstance, shapes, repeat(tuple))))
+    values: list[Iterator[Comparable | None]] = [map(_first, others), iter(code_values), iter(amounts)]
+    codes: list[Iterator[tuple[Code, ...]]] = [map(_second, others), iter(code_codes), repeat(())]
+    return list(map(next, map(values.__getitem__, kinds))), list(map(next, map(codes.__getitem__, kinds)))
 
 
-def _plain_codes(texts: Sequence[str]) -> list[tuple[Comparable | None, tuple[Code, ...]]]:
-    """The readings of texts of the plain code shape, as :func:`_reading` gives them."""
-    folded = list(map(str.lower, texts))
-    return list(zip(folded, zip(zip(folded, texts, strict=True)), strict=True))
+_first, _second = itemgetter(0), itemgetter(1)
 
 
-def _plain_amounts(texts: Sequence[str]) -> list[tuple[Comparable | None, tuple[Code, ...]]]:
-    """The readings of texts of the plain amount shape, as :func:`_reading` gives them."""
+def _plain_codes(texts: Sequence[str]) -> tuple[list[Comparable | None], list[tuple[Code, ...]]]:
+    """The readings of texts of the plain code shape, as :func:`_reading` gives them, as two lists."""
+    folded: list[Comparable | None] = list(map(str.lower, texts))
+    return folded, list(zip(zip(folded, texts, strict=True)))  # type: ignore[arg-type]
+
+
+def _plain_amounts(texts: Sequence[str]) -> list[Comparable | None]:
+    """The values of texts of the plain amount shape, as :func:`_reading` gives them (they show no codes)."""
     # Around the number lie only the sign, the euro sign and spaces.
     numbers = map(str.strip, texts, repeat("-€ "))
     numbers = map(str.replace, map(str.replace, numbers, repeat("."), repeat("")), repeat(","), repeat("."))
-    values = list(map(Decimal, numbers))
+    values: list[Comparable | None] = list(map(Decimal, numbers))
     for i in compress(range(len(texts)), map(str.startswith, texts, repeat("-"))):
-        values[i] = -values[i]
-    return list(zip(values, repeat(())))
+        values[i] = -values[i]  # type: ignore[operator]
+    return values
 
 
 def _analyse_in_full(text: str) -> tuple[Comparable | None, tuple[Code, ...]]:

@@ -19,7 +19,7 @@ Contract:
 * :func:`check_text_length` measures text as spreadsheets do (UTF-16 code
   units) and raises ``cell_too_long`` over a cell's limit.
 * :func:`plan_sheet_columns` is :func:`apps.records.headings.resolve_columns`
-  with its heading errors as :class:`~apps.records.sheet_receipts.SheetWriteError`.
+  with its heading errors as :class:`~apps.records.sheets.receipts.SheetWriteError`.
 
 Errors name the row and the heading, never the cell's content.
 """
@@ -35,7 +35,7 @@ from typing import Final
 
 from apps.records.headings import AmbiguousHeading, ColumnPlan, InvalidHeadings, resolve_columns
 from apps.records.rows import CellValue, Row
-from apps.records.sheet_receipts import SheetFormat, SheetWriteError, count_noun, was_or_were
+from apps.records.sheets.receipts import SheetFormat, SheetWriteError, count_noun, was_or_were
 
 # Excel's limit for one cell, counted in UTF-16 code units as Excel counts.
 CELL_TEXT_LIMIT: Final = 32_767

@@ -1,28 +1,20 @@
-"""Spreadsheets that never run data: XLSX and CSV writers with receipts.
+"""The CSV writer: :func:`write_csv`, text that a spreadsheet would evaluate made inert.
 
-Values supplied as data never become formulas:
+Active text (:func:`~apps.records.sheets.formula_safety.is_active_text`),
+headings included, gets a protective leading apostrophe. In a CSV file the
+apostrophe is part of the value and may be visible; the receipt says so.
 
-* **XLSX** (:func:`write_xlsx`, in :mod:`apps.records.sheet_xlsx`) — text is
-  stored as text cells, whatever it looks like; active text
-  (:func:`~apps.records.formula_safety.is_active_text`) also gets Excel's
-  quote-prefix style. Numbers, dates and booleans are typed cells. Appending
-  keeps everything openpyxl can round-trip, including existing formulas.
-* **CSV** (:func:`write_csv`, here) — active text gets a protective leading
-  apostrophe. In a CSV file the apostrophe is part of the value and may be
-  visible; the receipt says so.
-
-Both writers take the sheet's columns from
-:func:`apps.records.headings.resolve_columns` and follow the cell rules of
-:mod:`apps.records.sheet_cells`: characters a format cannot hold are cleaned,
-not fatal, and counted in ``cleaned_cells``. They write to a temporary file in
-the target folder and move it into place (:mod:`apps.records.sheet_files`): a
-failure never leaves a half-written file, and an existing file stays
-untouched. Bad input raises :class:`SheetWriteError` with a code from a closed
-set, before anything is written. Every write returns a :class:`SheetReceipt`
-(:mod:`apps.records.sheet_receipts`) whose :meth:`~SheetReceipt.message` is
+Like the XLSX writer (:mod:`apps.records.sheets.xlsx`), it takes the sheet's
+columns from :func:`apps.records.headings.resolve_columns` and follows the
+cell rules of :mod:`apps.records.sheets.cells`: characters a format cannot
+hold are cleaned, not fatal, and counted in ``cleaned_cells``. It writes to a
+temporary file in the target folder and moves it into place
+(:mod:`apps.records.sheets.files`): a failure never leaves a half-written
+file, and an existing file stays untouched. Bad input raises
+:class:`~apps.records.sheets.receipts.SheetWriteError` with a code from a
+closed set, before anything is written. Every write returns a
+:class:`~apps.records.sheets.receipts.SheetReceipt` whose ``message()`` is
 ready for the chat.
-
-This module is the door callers use: everything above is importable from it.
 """
 
 from __future__ import annotations
@@ -33,31 +25,19 @@ from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from typing import Final, Literal
 
-from apps.records.formula_safety import is_active_text, protect_text
 from apps.records.rows import Row
-from apps.records.sheet_cells import (
-    CELL_TEXT_LIMIT,
-    EARLIEST_SHEET_DATE,
-    LARGEST_EXACT_INTEGER,
+from apps.records.sheets.cells import (
     CellTally,
-    check_text_length,
-    clean_cell_text,
     merge_notices,
     normalize_value,
     plan_sheet_columns,
     storable_text,
-    text_length,
-    unsupported_value,
 )
-from apps.records.sheet_files import atomic_replace, checked_target
-from apps.records.sheet_receipts import (
-    SHEET_WRITE_ERROR_CODES,
-    SheetFormat,
+from apps.records.sheets.files import atomic_replace, checked_target
+from apps.records.sheets.formula_safety import is_active_text, protect_text
+from apps.records.sheets.receipts import (
     SheetReceipt,
-    SheetWriteError,
-    SheetWriteErrorCode,
 )
-from apps.records.sheet_xlsx import XLSX_SHEET_TITLE, XLSX_SUFFIX, TextCellFactory, write_xlsx
 
 # UTF-8 with a byte order mark: Excel reads accented text correctly only then.
 CSV_ENCODING: Final = "utf-8-sig"
@@ -141,30 +121,3 @@ def write_csv(
         notices=merge_notices(plan.notices, notices),
         cleaned_cells=tally.cleaned,
     )
-
-
-__all__ = [
-    "CELL_TEXT_LIMIT",
-    "CSV_ENCODING",
-    "EARLIEST_SHEET_DATE",
-    "LARGEST_EXACT_INTEGER",
-    "SHEET_WRITE_ERROR_CODES",
-    "XLSX_SHEET_TITLE",
-    "XLSX_SUFFIX",
-    "CellTally",
-    "CsvDelimiter",
-    "SheetFormat",
-    "SheetReceipt",
-    "SheetWriteError",
-    "SheetWriteErrorCode",
-    "TextCellFactory",
-    "check_text_length",
-    "clean_cell_text",
-    "merge_notices",
-    "normalize_value",
-    "plan_sheet_columns",
-    "text_length",
-    "unsupported_value",
-    "write_csv",
-    "write_xlsx",
-]

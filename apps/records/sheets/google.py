@@ -5,7 +5,7 @@ Two protections stack, as the spec asks for Google Sheets writes:
 * ``valueInputOption=RAW``: Sheets stores every value as given and parses
   nothing — no formulas, no dates, no numbers from text;
 * active text still gets the protective leading apostrophe
-  (:func:`~apps.records.formula_safety.protect_text`), so a value stays inert
+  (:func:`~apps.records.sheets.formula_safety.protect_text`), so a value stays inert
   if someone later copies it, re-enters it or exports the sheet to CSV. With
   RAW input the apostrophe is stored as part of the value and stays visible;
   the receipt says so.
@@ -34,19 +34,18 @@ from googleapiclient.discovery import build
 from googleapiclient.errors import HttpError
 from googleapiclient.http import build_http
 
-from apps.records.formula_safety import is_active_text, protect_text
 from apps.records.rows import Row
-from apps.records.sheets import (
+from apps.records.sheets.cells import (
     LARGEST_EXACT_INTEGER,
     CellTally,
-    SheetReceipt,
-    SheetWriteError,
     check_text_length,
     clean_cell_text,
     merge_notices,
     normalize_value,
     plan_sheet_columns,
 )
+from apps.records.sheets.formula_safety import is_active_text, protect_text
+from apps.records.sheets.receipts import SheetReceipt, SheetWriteError
 
 # Google Sheets holds at most 50,000 characters in one cell.
 GOOGLE_SHEETS_CELL_TEXT_LIMIT: Final = 50_000

@@ -1,7 +1,7 @@
 """The result types of row identity, and its one bound.
 
-Documented with the rules in :mod:`apps.records.identity`, which re-exports
-everything public here.
+``merge_rows`` (:mod:`apps.records.identity.rows`) and ``merge_list_and_detail``
+(:mod:`apps.records.identity.links`) return them; their rules are stated there.
 """
 
 from __future__ import annotations

@@ -1,13 +1,18 @@
 """The index ``merge_rows`` decides on: every cell read once, rows numbered in source-id order.
 
-Internal to :mod:`apps.records.identity_rows`. Building it is the only pass
+Internal to :mod:`apps.records.identity.rows`. Building it is the only pass
 over every cell, so it is written for speed: cells are first grouped by their
 raw value (a ``str`` hashes once and is cached), column by column when the
 rows of a page share their keys; only then is each distinct value read
-(:func:`~apps.records.identity_codes.analyse_text`) and its rows filed under
+(:func:`~apps.records.identity.codes.read_texts`) and its rows filed under
 its comparable value. Per-row readings (the comparable value of each field,
 the codes of each field) are built lazily, only for the rows a decision looks
 at, and kept in lists indexed by row number.
+
+The merge runs with automatic garbage collection on, so the index allocates
+few containers, and ones the collector soon stops tracking: tuples of
+numbers and text rather than lists, a dictionary of texts to plain values,
+one frozenset for each set of fields rather than one per row.
 """
 
 from __future__ import annotations
@@ -19,32 +24,32 @@ from itertools import compress, count, repeat
 from operator import is_, itemgetter, ne
 from typing import cast
 
-from apps.records.identity_codes import (
+from apps.records.identity.codes import (
     Code,
     Comparable,
     FieldCodes,
-    analyse_text,
-    analyse_texts,
     comparable,
     identifier_field_codes,
     normalise_text,
+    read_texts,
 )
 from apps.records.rows import Row, Source
 
-Bucket = int | list[int]
-"""The rows holding one value: a single row number, or several in ascending order."""
+Bucket = int | tuple[int, ...]
+"""The rows holding one value: a single row number, or several in ascending order.
+
+Tuples, not lists: the garbage collector stops tracking a tuple of numbers,
+while it would walk a list again at every collection of the oldest generation.
+"""
+
+_Filing = int | list[int]
+"""A bucket while the rows of a value are filed into it."""
 
 CodeCell = tuple[str, tuple[Code, ...]]
 """A cell showing codes: ``(normalised key, codes)``."""
 
-Reading = tuple[Comparable | None, tuple[Code, ...]]
-"""What a cell says to identity: its comparable value and its codes."""
-
-
 _NO_FIELDS: frozenset[str] = frozenset()
 _ABSENT = object()
-_comparable_of = itemgetter(0)  # of a reading
-_codes_of = itemgetter(1)
 
 
 def _file_under(
@@ -53,7 +58,7 @@ def _file_under(
     """File each bucket under its comparable value (none for an empty cell); return the values met twice.
 
     Buckets meeting under one value ("12,50 €" and ``Decimal("12.5")``) are
-    joined into a list, in no particular order. The work is done on whole
+    joined into one, in no particular order. The work is done on whole
     lists; Python steps only through the values met twice.
     """
     last = dict(zip(comps, count()))  # value -> position of its last bucket
@@ -75,18 +80,22 @@ def _file_under(
     target.update(zip(comps, buckets, strict=True))
     target.pop(None, None)
     for comp, held in parts.items():
-        target[comp] = [r for bucket in held for r in rows_of(bucket)]
+        target[comp] = tuple(r for bucket in held for r in rows_of(bucket))
     return list(parts)
+
+
+def _with_identifier_codes(found: tuple[Code, ...], held: Hashable) -> tuple[Code, ...]:
+    """The codes of a cell of a declared identifier field: its digit-only numbers count too."""
+    value = held if type(held) is str else held[1]  # type: ignore[index]
+    return tuple({**dict(found), **dict(identifier_field_codes(value))}.items())
 
 
 class _Unhashable:
     """Marks the text stand-in of a cell whose value cannot be hashed."""
 
 
-def _joined(a: Bucket, b: Bucket) -> list[int]:
-    left = a if isinstance(a, list) else [a]
-    right = b if isinstance(b, list) else [b]
-    return left + right
+def _joined(a: Bucket, b: Bucket) -> tuple[int, ...]:
+    return (*rows_of(a), *rows_of(b))
 
 
 def rows_of(bucket: Bucket) -> Sequence[int]:
@@ -103,7 +112,7 @@ def _held(value: object) -> Hashable:
     return value if type(value) is str else (type(value), value)
 
 
-def _file(by_raw: dict[Hashable, Bucket], held: Hashable, r: int) -> None:
+def _file(by_raw: dict[Hashable, _Filing], held: Hashable, r: int) -> None:
     try:
         bucket = by_raw.get(held)
     except TypeError:
@@ -128,13 +137,13 @@ def _columns(rows: Sequence[Row]) -> list[tuple[str, Sequence[object]]] | None:
     keys = tuple(rows[0])
     if len(keys) < 2 or set(map(len, rows)) != {len(keys)}:
         return None
-    try:
-        return list(zip(keys, zip(*map(itemgetter(*keys), rows), strict=True), strict=True))
+    try:  # a column at a time: no tuple per row
+        return [(key, list(map(itemgetter(key), rows))) for key in keys]
     except KeyError:  # as many keys, not the same ones
         return None
 
 
-def _file_column(by_raw: dict[Hashable, Bucket], column: Sequence[object], start: int) -> None:
+def _file_column(by_raw: dict[Hashable, _Filing], column: Sequence[object], start: int) -> None:
     """File the cells of one column; row numbers count from ``start``."""
     if set(map(type, column)) != {str}:
         for r, value in enumerate(column, start):
@@ -151,7 +160,7 @@ def _file_column(by_raw: dict[Hashable, Bucket], column: Sequence[object], start
             bucket.append(r)  # type: ignore[union-attr]
 
 
-def _file_rows(cells: dict[str, dict[Hashable, Bucket]], rows: Sequence[Row], start: int) -> None:
+def _file_rows(cells: dict[str, dict[Hashable, _Filing]], rows: Sequence[Row], start: int) -> None:
     """File the cells of rows of any shape, row by row."""
     for r, row in enumerate(rows, start):
         for key, value in row.items():
@@ -178,10 +187,10 @@ class RowTable:
         self.key_shown: dict[str, str] = {}  # normalised key -> key as first read
         self.by_value: dict[str, dict[Comparable, Bucket]] = {}  # normalised key -> comparable value -> rows
         self.code_rows: dict[str, Bucket] = {}  # normalised code -> rows showing it
-        self.members: dict[str, list[int]] = {}  # identifier -> its rows (one per source), when two or more
+        self.members: dict[str, tuple[int, ...]] = {}  # identifier -> its rows (one per source), when two or more
         self.constants: list[dict[str, Comparable]] = []  # per source: values on every one of its rows
         self.constant_rows: dict[str, dict[Comparable, int]] = {}  # rows hidden by those constants, per value
-        self._texts: dict[str, Reading] = {}
+        self._comparables: dict[str, Comparable | None] = {}  # text -> its comparable value
         # code shown twice on some page -> the rows that are the only one of their page showing it
         self.single_in_source: dict[str, set[int]] = {}
         count = sum(len(source.rows) for source in ordered)
@@ -189,7 +198,8 @@ class RowTable:
         # garbage collector stops tracking, rather than lists it walks again and again
         self._code_cells: list[tuple[CodeCell, ...]] = [()] * count
         self._private: list[frozenset[str] | None] = [None] * count
-        self._identifiers: list[list[str] | None] = [None] * count
+        self._identifiers: list[tuple[str, ...] | None] = [None] * count
+        self._field_sets: dict[tuple[str, ...], frozenset[str]] = {}  # one frozenset for each set of fields
         self._items: list[dict[str, Comparable] | None] = [None] * count
         self._codes: list[dict[str, str] | None] = [None] * count
         self._field_codes: list[FieldCodes | None] = [None] * count
@@ -199,9 +209,9 @@ class RowTable:
 
     # --- building -----------------------------------------------------------
 
-    def _index_cells(self) -> dict[str, dict[Hashable, Bucket]]:
+    def _index_cells(self) -> dict[str, dict[Hashable, _Filing]]:
         """Rows grouped by key as read and by value as read: one dictionary step per cell."""
-        cells: dict[str, dict[Hashable, Bucket]] = {}
+        cells: dict[str, dict[Hashable, _Filing]] = {}
         r = 0
         for position, source in enumerate(self.sources):
             rows = source.rows
@@ -221,46 +231,46 @@ class RowTable:
         self.first.append(r)
         return cells
 
-    def _readings(self, by_raw: dict[Hashable, Bucket], identifier_field: bool) -> list[Reading]:
-        """The reading of each distinct value of one key, in order, kept for :meth:`items`."""
-        texts = self._texts
+    def _readings(
+        self, by_raw: dict[Hashable, _Filing], identifier_field: bool
+    ) -> tuple[list[Comparable | None], list[tuple[Code, ...]]]:
+        """The comparable value and the codes of each distinct value of one key, in order.
+
+        The comparable values of texts are kept for :meth:`items`.
+        """
         # Texts repeated under another key are rare: reading them again costs
         # less than asking, for every text, whether it was read already.
-        unread: list[str] = list(compress(by_raw, map(is_, map(type, by_raw), repeat(str))))  # type: ignore[arg-type]
-        read = analyse_texts(unread)
-        texts.update(zip(unread, read, strict=True))
+        is_text = list(map(is_, map(type, by_raw), repeat(str)))
+        texts: list[str] = list(compress(by_raw, is_text))  # type: ignore[arg-type]
+        comps, codes = read_texts(texts)
+        self._comparables.update(zip(texts, comps, strict=True))
+        if len(texts) < len(by_raw):  # typed values among the texts: they show no codes of their own
+            text_comps, text_codes = iter(comps), iter(codes)
+            comps = [
+                next(text_comps) if text else comparable(held[1])  # type: ignore[index]
+                for held, text in zip(by_raw, is_text, strict=True)
+            ]
+            codes = [next(text_codes) if text else () for text in is_text]
         if identifier_field:
-            return [self._read_held(held, identifier_field) for held in by_raw]
-        if len(read) == len(by_raw):  # a column of text, the usual one
-            return read
-        return [texts[held] if type(held) is str else (comparable(held[1]), ()) for held in by_raw]  # type: ignore[index]
+            codes = [_with_identifier_codes(found, held) for found, held in zip(codes, by_raw, strict=True)]
+        return comps, codes
 
-    def _read_held(self, held: Hashable, identifier_field: bool) -> Reading:
-        if type(held) is str:
-            value: object = held
-            reading = self._read(held)
-        else:  # a typed value (or the text stand-in of an unhashable one): no codes of its own
-            value = held[1]  # type: ignore[index]
-            reading = comparable(value), ()
-        if identifier_field:
-            return reading[0], tuple({**dict(reading[1]), **dict(identifier_field_codes(value))}.items())
-        return reading
-
-    def _analyse(self, cells: dict[str, dict[Hashable, Bucket]]) -> None:
+    def _analyse(self, cells: dict[str, dict[Hashable, _Filing]]) -> None:
         """Read each distinct value once; file rows by comparable value and by the codes they show."""
-        # Buckets are never changed in place once shared: joining makes a new list.
         joined_values: list[tuple[str, Comparable]] = []
         joined_codes: set[str] = set()
         code_cells, code_rows = self._code_cells, self.code_rows
         for key, by_raw in cells.items():
             nk = self.key_of[key] = normalise_text(str(key))
             self.key_shown.setdefault(nk, str(key).strip())
-            readings = self._readings(by_raw, nk in self.identifier_keys)
-            buckets = list(by_raw.values())
+            comps, shown = self._readings(by_raw, nk in self.identifier_keys)
+            buckets: list[Bucket] = list(by_raw.values())  # type: ignore[arg-type]
+            for i in compress(range(len(buckets)), map(isinstance, buckets, repeat(list))):
+                buckets[i] = tuple(buckets[i])  # type: ignore[arg-type]
             target = self.by_value.setdefault(nk, {})
-            joined = _file_under(target, list(map(_comparable_of, readings)), buckets)
+            joined = _file_under(target, comps, buckets)
             joined_values.extend(zip(repeat(nk), joined))
-            for (_, found), rows in compress(zip(readings, buckets, strict=True), map(_codes_of, readings)):
+            for found, rows in compress(zip(shown, buckets, strict=True), shown):
                 cell = (nk, found)
                 if type(rows) is int:
                     code_cells[rows] += (cell,)
@@ -274,30 +284,22 @@ class RowTable:
                         code_rows[code] = _joined(existing, rows)
                         joined_codes.add(code)
         for nk, comp in joined_values:
-            self.by_value[nk][comp] = sorted(set(rows_of(self.by_value[nk][comp])))
+            self.by_value[nk][comp] = tuple(sorted(set(rows_of(self.by_value[nk][comp]))))
         for code in joined_codes:
-            code_rows[code] = sorted(set(rows_of(code_rows[code])))
-
-    def _read(self, value: object) -> Reading:
-        if type(value) is not str:
-            return comparable(value), ()
-        analysed = self._texts.get(value)
-        if analysed is None:
-            analysed = self._texts[value] = analyse_text(value)
-        return analysed
+            code_rows[code] = tuple(sorted(set(rows_of(code_rows[code]))))
 
     def _find_members(self) -> None:
         """For each code shown on several rows, the rows that are the only one of their source showing it."""
         source_of = self.source_of
         code_rows = self.code_rows
         # Codes shown on one row in all have nothing to merge with.
-        for code, bucket in compress(code_rows.items(), map(isinstance, code_rows.values(), repeat(list))):
+        for code, bucket in compress(code_rows.items(), map(isinstance, code_rows.values(), repeat(tuple))):
             sources = list(map(source_of.__getitem__, bucket))  # type: ignore[arg-type]
             if len(set(sources)) == len(sources):
                 members = bucket  # one row per source, the usual case
             else:
                 shown = Counter(sources)
-                members = [r for r, s in zip(bucket, sources, strict=True) if shown[s] == 1]  # type: ignore[arg-type]
+                members = tuple(r for r, s in zip(bucket, sources, strict=True) if shown[s] == 1)  # type: ignore[arg-type]
                 self.single_in_source[code] = set(members)
             if len(members) > 1:  # type: ignore[arg-type]
                 self.members[code] = members  # type: ignore[assignment]
@@ -310,7 +312,7 @@ class RowTable:
             if end - start > 1:
                 for nk, comp in self.items(start).items():
                     bucket = self.by_value[nk][comp]
-                    if type(bucket) is list and bisect_left(bucket, end) - bisect_left(bucket, start) == end - start:
+                    if type(bucket) is tuple and bisect_left(bucket, end) - bisect_left(bucket, start) == end - start:
                         constant[nk] = comp
             self.constants.append(constant)
             for nk, comp in constant.items():
@@ -338,17 +340,17 @@ class RowTable:
         found = self._items[r]
         if found is not None:
             return found
-        row, texts, key_of = self.raw[r], self._texts, self.key_of
+        row, texts, key_of = self.raw[r], self._comparables, self.key_of
         if set(map(type, row.values())) == {str}:  # a row of text cells: all read already
-            comps = list(map(_comparable_of, map(texts.__getitem__, cast("Iterable[str]", row.values()))))
+            comps = list(map(texts.__getitem__, cast("Iterable[str]", row.values())))
         else:
-            comps = [texts[value][0] if type(value) is str else comparable(value) for value in row.values()]
+            comps = [texts[value] if type(value) is str else comparable(value) for value in row.values()]
         if None not in comps:  # no empty cell, the usual row
             found = self._items[r] = dict(zip(map(key_of.__getitem__, row), comps, strict=True))
             return found
         found = self._items[r] = {}
         for key, value in row.items():
-            comp = texts[value][0] if type(value) is str else comparable(value)
+            comp = texts[value] if type(value) is str else comparable(value)
             if comp is not None:
                 found[key_of[key]] = comp
         return found
@@ -386,7 +388,7 @@ class RowTable:
                     if type(code_rows[code]) is int:
                         fields.append(nk)
                         break
-            found = self._private[r] = frozenset(fields) if fields else _NO_FIELDS
+            found = self._private[r] = self._field_set(fields)
         return found
 
     def codes_conflict(self, a: int, b: int) -> bool:
@@ -430,14 +432,26 @@ class RowTable:
         single = self.single_in_source.get(code)
         return single is None or r in single
 
-    def identifiers(self, r: int) -> list[str]:
+    def _field_set(self, fields: list[str]) -> frozenset[str]:
+        """``frozenset(fields)``, shared by the rows with the same fields: one set rather than one per row."""
+        if not fields:
+            return _NO_FIELDS
+        key = tuple(fields)
+        found = self._field_sets.get(key)
+        if found is None:
+            found = self._field_sets[key] = frozenset(fields)
+        return found
+
+    def identifiers(self, r: int) -> tuple[str, ...]:
         """The codes no other row of the row's source shows."""
         found = self._identifiers[r]
         if found is None:
-            single_in_source = self.single_in_source
-            found = self._identifiers[r] = [
-                c for c in self.codes(r) if c not in single_in_source or r in single_in_source[c]
-            ]
+            single_in_source, codes = self.single_in_source, self.codes(r)
+            if single_in_source.keys().isdisjoint(codes):  # the usual row: no code shown twice on its page
+                found = tuple(codes)
+            else:
+                found = tuple(c for c in codes if c not in single_in_source or r in single_in_source[c])
+            self._identifiers[r] = found
         return found
 
     def shown(self, r: int, code: str) -> str:

@@ -2,15 +2,15 @@
 
 Values supplied as data never become formulas. Text is stored as text
 cells, whatever it looks like; text that a spreadsheet would evaluate
-(:func:`~apps.records.formula_safety.is_active_text`) is stored unchanged and
+(:func:`~apps.records.sheets.formula_safety.is_active_text`) is stored unchanged and
 additionally marked with Excel's own "quote prefix" style, so that editing the
 cell later keeps it text. Numbers, dates and booleans are typed cells; dates
 carry a date number format. Appending keeps everything openpyxl can
 round-trip, including existing formulas, and refuses a workbook whose content
 it would lose.
 
-Cells follow :mod:`apps.records.sheet_cells`; the file is written through
-:func:`apps.records.sheet_files.atomic_replace`. Every check runs before
+Cells follow :mod:`apps.records.sheets.cells`; the file is written through
+:func:`apps.records.sheets.files.atomic_replace`. Every check runs before
 openpyxl writes anything.
 """
 
@@ -29,10 +29,9 @@ from typing import Any, Final, NamedTuple
 from openpyxl import Workbook, load_workbook
 from openpyxl.cell import WriteOnlyCell
 
-from apps.records.formula_safety import is_active_text
 from apps.records.headings import AmbiguousHeading, ColumnPlan, match_heading
 from apps.records.rows import Row
-from apps.records.sheet_cells import (
+from apps.records.sheets.cells import (
     CELL_TEXT_LIMIT,
     EARLIEST_SHEET_DATE,
     LARGEST_EXACT_INTEGER,
@@ -42,8 +41,9 @@ from apps.records.sheet_cells import (
     plan_sheet_columns,
     storable_text,
 )
-from apps.records.sheet_files import atomic_replace, checked_target
-from apps.records.sheet_receipts import SheetReceipt, SheetWriteError, count_noun
+from apps.records.sheets.files import atomic_replace, checked_target
+from apps.records.sheets.formula_safety import is_active_text
+from apps.records.sheets.receipts import SheetReceipt, SheetWriteError, count_noun
 
 XLSX_SUFFIX: Final = ".xlsx"
 XLSX_SHEET_TITLE: Final = "Sheet1"

@@ -21,7 +21,7 @@ counts the rows it had to exclude:
   reported separately from unreadable values: "no date given" and "a date we
   could not read" call for different fixes.
 - ``unreadable_rows``: any other value that is not a readable date (see
-  ``apps.records.dates.parse_date``), with the reasons tallied in
+  ``apps.records.dates.reading.parse_date``), with the reasons tallied in
   ``unreadable_reasons``.
 
 Cell values that are ``datetime.date`` or ``datetime.datetime`` are days (a
@@ -41,7 +41,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-from apps.records.dates import DateValue, UnreadableDate, parse_date
+from apps.records.dates.reading import DateValue, UnreadableDate, parse_date
 from apps.records.rows import CellValue, Row
 
 __all__ = [

@@ -2,7 +2,7 @@
 
 Contract:
 
-* :func:`checked_target` refuses, with a :class:`~apps.records.sheet_receipts.SheetWriteError`,
+* :func:`checked_target` refuses, with a :class:`~apps.records.sheets.receipts.SheetWriteError`,
   a name with the wrong extension (``unsupported_extension``), a folder
   (``path_is_directory``) and a file whose folder does not exist
   (``folder_missing``).
@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from apps.records.sheet_receipts import SheetWriteError
+from apps.records.sheets.receipts import SheetWriteError
 
 
 def checked_target(path: str | os.PathLike[str], suffix: str | None) -> Path:
