@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from apps.records.identity import comparable
+from apps.records.identity.codes import comparable
 from tests.sites.collect_support import collect, pages_requested
 from tests.sites.fixture_web import WEB_ROOT, FixtureSite, FixtureWeb
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from apps.documents.files import owner_files_root
-from apps.records.identity import comparable
+from apps.records.identity.codes import comparable
 from apps.runtime.catalog import current_catalog
 from apps.runtime.forms import propose_from_forms
 from apps.runtime.models import PlanCache, StepRecord, TraceEvent, Turn

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from apps.records.periods import Period
+from apps.records.dates.periods import Period
 from apps.records.scope import PeriodConstraint
 from apps.sites.collection.delivery import outside_request, outside_requested_periods
 from apps.sites.collection.scope import collection_plan

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from apps.records.identity import merge_rows
+from apps.records.identity.rows import merge_rows
 from apps.records.rows import Source
 from apps.sites.collection.budget import CollectionBudget, LimitName
 from apps.sites.collection.findings import LIMIT_REASONS, Findings

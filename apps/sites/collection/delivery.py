@@ -31,9 +31,11 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from apps.records.dates import UnreadableDate
-from apps.records.identity import MergeResult, merge_list_and_detail, merge_rows
-from apps.records.periods import date_value_from_cell, filter_rows_by_period, period_inclusion
+from apps.records.dates.periods import date_value_from_cell, filter_rows_by_period, period_inclusion
+from apps.records.dates.reading import UnreadableDate
+from apps.records.identity.links import merge_list_and_detail
+from apps.records.identity.results import MergeResult
+from apps.records.identity.rows import merge_rows
 from apps.records.rows import CellValue, Source
 from apps.records.scope import CATEGORY_WORDS, PeriodConstraint
 from apps.records.vocabulary import FIELD_KINDS, normalise_label

@@ -40,7 +40,7 @@ from typing import Any, cast
 
 from playwright.sync_api import Error as PlaywrightError
 
-from apps.records.identity import merge_rows
+from apps.records.identity.rows import merge_rows
 from apps.records.rows import Source
 from apps.runtime.model_client import ModelUsage
 from apps.sites.acting.click import ClickOutcome

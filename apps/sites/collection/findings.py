@@ -2,7 +2,7 @@
 
 Every read of a page is its own :class:`~apps.records.rows.Source`, even
 when the same page is read again; a detail view is linked to the list row
-it was opened from only through an :class:`~apps.records.identity.ObservedLink`
+it was opened from only through an :class:`~apps.records.identity.results.ObservedLink`
 (the navigation actually observed). Why the exploration stopped, if it
 stopped early, is one :class:`CollectionStop` with a closed-set reason.
 """
@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from apps.records.identity import ObservedLink, identifier_field_codes
+from apps.records.identity.codes import identifier_field_codes
+from apps.records.identity.results import ObservedLink
 from apps.records.rows import Source
 from apps.sites.collection.budget import LimitName
 from apps.sites.collection.documents import DocumentProblem, SavedDocument

@@ -10,7 +10,7 @@ plan's fields. The model answers records as JSON.
 
 The answer is checked, never trusted: every value must occur in the
 observed text (spaces collapsed); dates and amounts must read through the
-records layer (:func:`~apps.records.dates.parse_date`,
+records layer (:func:`~apps.records.dates.reading.parse_date`,
 :func:`~apps.records.amounts.parse_amount`); a value that does not is
 dropped and counted. A record left without two values, one of them a
 record's own (identifier, date, amount, period), is dropped. Values stay
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from apps.records.amounts import UnreadableAmount, find_amounts, parse_amount
-from apps.records.dates import UnreadableDate, find_dates, parse_date
+from apps.records.dates.reading import UnreadableDate, find_dates, parse_date
 from apps.runtime.model_client import ModelUsage
 from apps.runtime.model_tiers import ModelTier, tier
 from apps.sites.acting.route_choice import ask_json, frontier_routes_enabled
