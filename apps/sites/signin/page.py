@@ -2,9 +2,10 @@
 (:func:`apps.sites.acting.fields.find_field`), reading the form's prose, spotting a
 challenge widget, typing and reading back.
 
-The page script (``page.js``) only reads. Values are typed by the
-browser and read back to be compared in constant time; they are never
-logged, returned or put in an exception.
+The page scripts (``page.js``) only read, but for selecting and focusing a
+field before typing. Values are typed by the browser and read back to be
+compared in constant time; they are never logged, returned or put in an
+exception.
 
 The prose and the challenge widgets are read for one observation: asked
 again about the same observed form or snapshot (the search, the outcome
@@ -19,8 +20,6 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
 from typing import Literal, TypeVar
 
 from playwright.sync_api import ElementHandle, Frame, Page
@@ -30,6 +29,7 @@ from apps.sites.acting.fields import find_fields
 from apps.sites.observation.humanity import Prose
 from apps.sites.observation.lexicon import lexicon
 from apps.sites.observation.reader import frames_at, remaining_ms
+from apps.sites.observation.scripts import script_beside
 from apps.sites.observation.snapshot import Form, Snapshot
 from apps.sites.observation.waits import pause
 
@@ -63,9 +63,7 @@ def _read_once(kind: str, page: Page, observed: object, read: Callable[[], Answe
     return answer
 
 
-@cache
-def _script() -> str:
-    return (Path(__file__).parent / "page.js").read_text(encoding="utf-8")
+_READ_SCRIPT = script_beside(__file__, "page.js", "read")
 
 
 @dataclass(frozen=True)
@@ -117,7 +115,7 @@ def _read_prose(page: Page, form: Form) -> _FormRead:
         return _FormRead(())
     request = {**_request(form, "prose"), "markers": list(lexicon("signin")["challenge_markers"])}
     try:
-        answer = frame.evaluate(_script(), request)
+        answer = frame.evaluate(_READ_SCRIPT, request)
     except PlaywrightError:
         return _FormRead(())
     blocks = answer.get("blocks", []) if isinstance(answer, dict) else []
@@ -153,7 +151,7 @@ def _read_challenge(page: Page, snapshot: Snapshot) -> bool:
                 return True
             continue
         try:
-            answer = frame.evaluate(_script(), request)
+            answer = frame.evaluate(_READ_SCRIPT, request)
         except PlaywrightError:
             continue
         if isinstance(answer, dict) and answer.get("challenge") is True:
@@ -161,23 +159,12 @@ def _read_challenge(page: Page, snapshot: Snapshot) -> bool:
     return False
 
 
-_READ_BACK = "(first, others) => [first, ...others].map((field) => String(field.value))"
+_READ_BACK = script_beside(__file__, "page.js", "read_back")
 # Playwright's ``fill`` first builds its own script in a utility world of every new document
 # (~20 ms, the longest part of typing on a page just opened). Typing needs none of it: one call in
-# the page checks the field as ``fill`` does (a text-like field, shown, enabled, editable), selects
-# its text and focuses it; the browser then inserts the value as a keyboard would, as ``fill`` does.
-_READY_TO_TYPE = """(field) => {
-  const typed = ['', 'text', 'email', 'password', 'tel', 'number', 'search', 'url'];
-  if (!field.isConnected) return 'gone';
-  const tag = field.nodeName.toLowerCase();
-  if (tag === 'input' ? !typed.includes(field.type.toLowerCase()) : tag !== 'textarea') return 'not_a_field';
-  if (!field.getClientRects().length || getComputedStyle(field).visibility !== 'visible') return 'hidden';
-  if (field.disabled || field.readOnly) return 'not_editable';
-  field.select();
-  field.focus();
-  // Inside a shadow root, the root says which of its elements has the focus.
-  return field.getRootNode().activeElement === field ? 'focused' : 'not_focused';
-}"""
+# the page checks the field as ``fill`` does, selects its text and focuses it; the browser then
+# inserts the value as a keyboard would, as ``fill`` does.
+_READY_TO_TYPE = script_beside(__file__, "page.js", "ready_to_type")
 # A field not ready to type into (hidden, disabled, focus taken) is looked at again this long.
 FIELD_PATIENCE_SECONDS = 2.0
 _NEVER_READY = frozenset({"gone", "not_a_field"})
