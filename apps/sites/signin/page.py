@@ -9,18 +9,19 @@ exception.
 
 The prose and the challenge widgets are read for one observation: asked
 again about the same observed form or snapshot (the search, the outcome
-check and the check before typing all ask), the first read answers.
+check and the check before typing all ask), the first read answers. The
+answers are kept by the form and the snapshot themselves
+(:class:`~apps.sites.observation.snapshot.PageReads`), so they go with the
+observation and a fresh one reads the page again.
 """
 
 from __future__ import annotations
 
 import hmac
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeVar
+from typing import Literal
 
 from playwright.sync_api import ElementHandle, Frame, Page
 from playwright.sync_api import Error as PlaywrightError
@@ -34,35 +35,6 @@ from apps.sites.observation.snapshot import Form, Snapshot
 from apps.sites.observation.waits import pause
 
 LocateReason = Literal["found", "not_found", "ambiguous"]
-Answer = TypeVar("Answer")
-# Reads kept for the observations asked about last; each entry holds its page and observed object,
-# so their ids (the key) cannot be reused while it is kept. Per thread: a worker runs several
-# sessions at once, each page used by one thread only (sync Playwright).
-_READS_KEPT = 16
-_ReadsKept = OrderedDict[tuple[str, int, int], tuple[object, object, object]]
-_local = threading.local()
-
-
-def _reads() -> _ReadsKept:
-    reads: _ReadsKept | None = getattr(_local, "reads", None)
-    if reads is None:
-        reads = _local.reads = OrderedDict()
-    return reads
-
-
-def _read_once(kind: str, page: Page, observed: object, read: Callable[[], Answer]) -> Answer:
-    reads, key = _reads(), (kind, id(page), id(observed))
-    kept = reads.get(key)
-    if kept is not None:
-        reads.move_to_end(key)
-        return kept[2]  # type: ignore[return-value]
-    answer = read()
-    reads[key] = (page, observed, answer)
-    while len(reads) > _READS_KEPT:
-        reads.popitem(last=False)
-    return answer
-
-
 _READ_SCRIPT = script_beside(__file__, "page.js", "read")
 
 
@@ -99,7 +71,7 @@ def locate_fields(page: Page, form: Form, targets: Sequence[int], *, deadline: f
 
 def form_prose(page: Page, form: Form) -> tuple[Prose, ...]:
     """The form's static, visible prose in blocks, with their heading and FAQ context."""
-    return _read_once("prose", page, form, lambda: _read_prose(page, form)).blocks
+    return form.reads.once("prose", lambda: _read_prose(page, form)).blocks
 
 
 @dataclass(frozen=True)
@@ -130,7 +102,7 @@ def _read_prose(page: Page, form: Form) -> _FormRead:
 
 def challenge_visible(page: Page, snapshot: Snapshot) -> bool:
     """A visible challenge widget (a CAPTCHA frame or element) anywhere on the page."""
-    return _read_once("challenge", page, snapshot, lambda: _read_challenge(page, snapshot))
+    return snapshot.reads.once("challenge", lambda: _read_challenge(page, snapshot))
 
 
 def _read_challenge(page: Page, snapshot: Snapshot) -> bool:
@@ -140,8 +112,7 @@ def _read_challenge(page: Page, snapshot: Snapshot) -> bool:
     # Frames whose form prose was read for this observation answered already.
     known: dict[Frame, bool] = {}
     for form in snapshot.forms:
-        kept = _reads().get(("prose", id(page), id(form)))
-        read = kept[2] if kept is not None else None
+        read = form.reads.get("prose")
         if isinstance(read, _FormRead) and read.frame is not None and read.challenge is not None:
             known[read.frame] = read.challenge
     request = {"mode": "challenge", "kind": "form", "fields": [], "markers": list(markers)}
