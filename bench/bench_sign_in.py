@@ -27,7 +27,12 @@ the two alternates between runs. Timed: from the first navigation to the
 signed-in page. The ratio is the measured median over the baseline median,
 per site. PASS when every site meets all three targets. For the reader, the
 "clicks ms" column gives the median time the procedure spent inside
-``acting.click`` (the checks before each click and the wait after it).
+``acting.click`` (the checks before each click and the wait after it), and
+"form reads" the median number of calls of the sign-in's own page script
+(``signin/page.js``: a form's prose, the challenge widgets) per sign-in.
+``--read-again`` makes every such question read the page again instead of
+taking the answer its observation keeps (``observation.snapshot.PageReads``),
+to see what keeping it saves.
 """
 
 from __future__ import annotations
@@ -144,6 +149,7 @@ class Measured:
     outcomes: list[str]
     script_failures: int = 0
     click_seconds: list[float] = field(default_factory=list)
+    form_reads: list[int] = field(default_factory=list)
 
 
 def _session(owner: Any, origins: Sequence[str]) -> Any:
@@ -185,6 +191,41 @@ class _ClickClock:
 
 
 CLICKS = _ClickClock()
+
+
+class _FormReads:
+    """How many times the sign-in's own page script runs (a form's prose, the challenge widgets), for the report."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def install(self, *, read_again: bool) -> None:
+        from playwright.sync_api import Frame
+
+        import apps.sites.signin.page as signin_page
+        from apps.sites.observation.snapshot import PageReads
+
+        original = Frame.evaluate
+
+        def counted(frame: Any, expression: str, arg: Any = None) -> Any:
+            if expression is signin_page._READ_SCRIPT:
+                self.calls += 1
+            return original(frame, expression, arg)
+
+        Frame.evaluate = counted  # type: ignore[method-assign, assignment]
+        if read_again:
+
+            def read_now(reads: PageReads, kind: str, read: Callable[[], Any]) -> Any:
+                return read()
+
+            def nothing_kept(reads: PageReads, kind: str) -> object | None:
+                return None
+
+            PageReads.once = read_now  # type: ignore[method-assign, assignment]
+            PageReads.get = nothing_kept  # type: ignore[method-assign, assignment]
+
+
+FORM_READS = _FormReads()
 
 
 def _run_procedure(owner: Any, case: Case, site: Any, origins: Sequence[str], calls: list[int]) -> tuple[float, Any]:
@@ -237,10 +278,11 @@ def measure(runs: int, only: set[str]) -> dict[str, Measured]:
                         if run:
                             result.baseline.append(elapsed)
                         continue
-                    clicked_before = CLICKS.seconds
+                    clicked_before, read_before = CLICKS.seconds, FORM_READS.calls
                     elapsed, report = _run_procedure(owner, case, sites[0], origins, calls)
                     if run:
                         result.click_seconds.append(CLICKS.seconds - clicked_before)
+                        result.form_reads.append(FORM_READS.calls - read_before)
                         result.measured.append(elapsed)
                         result.actions.append(report.search_actions)
                         result.outcomes.append(report.outcome)
@@ -255,16 +297,20 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=RUNS)
     parser.add_argument("--site", action="append", default=[], help="only these sites (repeatable)")
+    parser.add_argument(
+        "--read-again", action="store_true", help="read the page for every question, keeping no answer per observation"
+    )
     options = parser.parse_args()
     # The machine may be shared: its load says how much the ratios can be trusted.
     load_before = os.getloadavg()[0]
     with django_for_benchmark():
         CLICKS.install()
+        FORM_READS.install(read_again=options.read_again)
         results = measure(options.runs, set(options.site))
     print(f"load average (1 min): {load_before:.1f} before, {os.getloadavg()[0]:.1f} after; {os.cpu_count()} CPUs")
     failures = 0
-    heading = ("site", "script ms", "ours ms", "clicks ms", "ratio", "actions", "min", "model")
-    print("{:<20} {:>10} {:>10} {:>10} {:>6} {:>8} {:>4} {:>6}  outcomes".format(*heading))
+    heading = ("site", "script ms", "ours ms", "clicks ms", "form reads", "ratio", "actions", "min", "model")
+    print("{:<20} {:>10} {:>10} {:>10} {:>10} {:>6} {:>8} {:>4} {:>6}  outcomes".format(*heading))
     for case in CASES:
         result = results.get(case.site)
         if result is None:
@@ -281,7 +327,8 @@ def main() -> int:
         failures += not ok
         print(
             f"{case.site:<20} {base * 1000:>10.0f} {ours * 1000:>10.0f} "
-            f"{statistics.median(result.click_seconds) * 1000:>10.0f} {ratio:>6.2f} {most_actions:>8} "
+            f"{statistics.median(result.click_seconds) * 1000:>10.0f} {statistics.median(result.form_reads):>10.0f} "
+            f"{ratio:>6.2f} {most_actions:>8} "
             f"{case.minimum_actions:>4} {result.model_calls:>6}  {','.join(sorted(set(result.outcomes)))}"
             f"  {'ok' if ok else 'MISS'}"
         )

@@ -33,17 +33,14 @@ from apps.sites.acting.settle import ClickEffect, Evidence, Settling
 from apps.sites.observation.limits import ACTIONABILITY_TIMEOUT, OBSERVATION_LIMITS, QUIET_WINDOW
 from apps.sites.observation.page_calls import press_within
 from apps.sites.observation.reader import frames_at, page_script_handle, remaining_ms, run_page_script
+from apps.sites.observation.scripts import script_beside
 from apps.sites.observation.snapshot import Control, FramePath, ObservationFailed, PageAnswer
 from apps.sites.observation.waits import CHECK_MARGIN_SECONDS, Readiness
 from apps.sites.observation.waits_watch import watch_page
 
-# The plain facts of a page-script answer, in one round trip (each property read would be two);
-# no built-in is called, since pages may replace them.
-FOUND_FACTS = """(answer, keys) => {
-  const facts = {};
-  for (let index = 0; index < keys.length; index += 1) facts[keys[index]] = answer[keys[index]];
-  return facts;
-}"""
+# The plain facts of a page-script answer, in one round trip (each property read would be two).
+FOUND_FACTS = script_beside(__file__, "click.js", "found_facts")
+_SAME_ELEMENT = script_beside(__file__, "click.js", "same_element")
 
 ClickKind = Literal[
     "dispatched", "not_found", "changed", "ambiguous", "dispatch_error_effect_unknown", "approval_spent"
@@ -184,7 +181,7 @@ def _refuse(answer: PageAnswer, *, handed_over: bool = True) -> None:
 
 def _same_element(first: ElementHandle, second: ElementHandle) -> bool:
     try:
-        return first.evaluate("(element, other) => element === other", second) is True
+        return first.evaluate(_SAME_ELEMENT, second) is True
     except PlaywrightError:
         return False
 

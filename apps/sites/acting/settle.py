@@ -42,6 +42,7 @@ from apps.sites.observation.limits import (
     QUIET_WINDOW,
 )
 from apps.sites.observation.reader import page_script_handle, run_page_script
+from apps.sites.observation.scripts import script_beside
 from apps.sites.observation.snapshot import ObservationFailed, PageAnswer
 from apps.sites.observation.waits import EVENT_POLL, Readiness, pause, wait_until_readable
 from apps.sites.observation.waits_watch import PageWatch, WatchMark
@@ -56,62 +57,14 @@ Evidence = Literal[
 ANSWER_TYPES = frozenset({"fetch", "xhr"})
 
 
-# The change counter is a few lines of its own: each call sends it, not the whole page script.
-# ``recountAfterFrames`` starts its counts again once the page drew two frames, without making
-# the caller wait: after a scroll, the page's handlers draw with the next frame (lazy content),
-# and the click's own checks (Playwright waits for the element to hold still over two frames)
-# come later. ``last`` keeps every change, for readiness checks.
-_COUNTER_SCRIPT = """() => {
-  const state = { count: 0, content: 0, last: performance.now() };
-  const observer = new MutationObserver((records) => {
-    state.last = performance.now();
-    state.count += records.length;
-    state.content += records.filter((record) => record.type !== 'attributes').length;
-  });
-  observer.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
-  state.stop = () => observer.disconnect();
-  state.recountAfterFrames = () => requestAnimationFrame(() => requestAnimationFrame(() => {
-    state.count = 0;
-    state.content = 0;
-  }));
-  // The guard of a press aimed at one element (observe.js, aim): the first press event that
-  // reaches the window decides — through to the element (or a label of it), or blocked, with
-  // every event of that press, before any handler of the page sees it.
-  state.guard = (el) => {
-    const kinds = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu'];
-    const ours = (event) => {
-      const path = event.composedPath();
-      return path.includes(el) || Boolean(el.labels && Array.from(el.labels).some((label) => path.includes(label)));
-    };
-    state.press = 'none';
-    const listener = (event) => {
-      if (!event.isTrusted) return;
-      if (state.press === 'none') state.press = ours(event) ? 'through' : 'blocked';
-      if (state.press === 'blocked') {
-        event.preventDefault();
-        event.stopImmediatePropagation();
-      }
-    };
-    for (const kind of kinds) window.addEventListener(kind, listener, { capture: true });
-    state.unguard = () => { for (const kind of kinds) window.removeEventListener(kind, listener, { capture: true }); };
-  };
-  return state;
-}"""
-# What the guard decided, the guard removed.
-_PRESS_SCRIPT = (
-    "({ counter }) => { if (counter.unguard) counter.unguard();"
-    " return { ok: true, blocked: counter.press === 'blocked' }; }"
-)
-_RECOUNT_SCRIPT = "({ counter }) => { counter.recountAfterFrames(); return { ok: true }; }"
-_COUNT_SCRIPT = "({ counter }) => ({ ok: true, count: counter.count, content: counter.content })"
-# Stops the counter only once it counted a change: a look that ends the wait needs no second call.
-_STOP_IF_CHANGED_SCRIPT = (
-    "({ counter }) => { if (counter.count) counter.stop();"
-    " return { ok: true, count: counter.count, content: counter.content }; }"
-)
-_STOP_SCRIPT = (
-    "({ counter }) => { counter.stop(); return { ok: true, count: counter.count, content: counter.content }; }"
-)
+# The change counter and the calls made on it (settle.js) are a few lines of their own: each call
+# sends them, not the whole page script.
+_COUNTER_SCRIPT = script_beside(__file__, "settle.js", "counter")
+_PRESS_SCRIPT = script_beside(__file__, "settle.js", "press")
+_RECOUNT_SCRIPT = script_beside(__file__, "settle.js", "recount")
+_COUNT_SCRIPT = script_beside(__file__, "settle.js", "count")
+_STOP_IF_CHANGED_SCRIPT = script_beside(__file__, "settle.js", "stop_if_changed")
+_STOP_SCRIPT = script_beside(__file__, "settle.js", "stop")
 
 
 def mutation_counter(frame: Frame, deadline: float) -> JSHandle | None:

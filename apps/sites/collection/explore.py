@@ -52,6 +52,7 @@ from apps.sites.collection.revisit import find_again, page_address
 from apps.sites.collection.routes import RouteNotChosen, ask_chooser
 from apps.sites.collection.visits import ItemVisits
 from apps.sites.collection.walk import MUST_REACH, CollectionRun, PageWalker, Stopped
+from apps.sites.observation.scripts import script_beside
 from apps.sites.observation.snapshot import Control
 
 __all__ = ["CollectionRun", "explore"]
@@ -62,7 +63,7 @@ SCROLL_PIXELS = 20_000
 SAME_LEVEL = frozenset({"expansion", "full_list"})
 # Signals toward the rest of a list: once one is taken, the signals pursue completeness themselves.
 LIST_ROUTES = frozenset({"expansion", "full_list", "archive"})
-_MORE_BELOW = "() => window.scrollY + window.innerHeight < document.documentElement.scrollHeight - 2"
+_MORE_BELOW = script_beside(__file__, "explore.js")
 
 
 def explore(run: CollectionRun, start_url: str | None = None) -> Findings:

@@ -21,7 +21,6 @@ import json
 import re
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
@@ -29,8 +28,9 @@ from playwright.sync_api import Page
 
 from apps.records.vocabulary import FieldKind, classify_label
 from apps.sites.observation.page_calls import evaluate_within
+from apps.sites.observation.scripts import script_beside
 
-READ_SCRIPT = (Path(__file__).parent / "read.js").read_text(encoding="utf-8")
+READ_SCRIPT = script_beside(__file__, "read.js")
 MAX_ROWS_PER_READ = 2_000
 MAX_CELL_CHARS = 500
 MAX_PAIRS = 60

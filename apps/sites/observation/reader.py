@@ -13,8 +13,6 @@ import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 from urllib.parse import urlsplit
 
 from playwright.sync_api import Error as PlaywrightError
@@ -24,31 +22,33 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from apps.sites.observation.assembly import FrameRead, assemble_snapshot
 from apps.sites.observation.limits import OBSERVATION_LIMITS, OBSERVATION_TIMEOUT, ObservationLimits
 from apps.sites.observation.page_calls import evaluate_handle_within, evaluate_within
+from apps.sites.observation.scripts import script_beside
 from apps.sites.observation.snapshot import FramePath, ObservationFailed, PageAnswer, Snapshot
 from apps.sites.observation.waits_watch import watch_page
 
-SCRIPT_DIRECTORY = Path(__file__).parent
 HELPERS_MARKER = "/* OBSERVE HELPERS */"
 # The page script's identity mode on its own: the last look of every
 # observation need not send the whole script again.
-IDENTITY_SCRIPT = (
-    "() => ({ ok: true, url: location.href, timeOrigin: String(performance.timeOrigin),"
-    " readyState: document.readyState })"
-)
+IDENTITY_SCRIPT = script_beside(__file__, "observe_identity.js")
 # Playwright's messages when the document went away under a read.
 _GONE_MARKERS = ("context was destroyed", "navigat", "detached", "Target closed", "has been closed")
 
 
-@cache
-def page_script() -> str:
+def _assembled() -> str:
     """observe.js with its helper files placed inside its one function."""
-    main = (SCRIPT_DIRECTORY / "observe.js").read_text(encoding="utf-8")
-    helpers = "\n".join(
-        (SCRIPT_DIRECTORY / name).read_text(encoding="utf-8") for name in ("observe_dom.js", "observe_page.js")
-    )
+    main = script_beside(__file__, "observe.js")
+    helpers = script_beside(__file__, "observe_dom.js") + "\n" + script_beside(__file__, "observe_page.js")
     if HELPERS_MARKER not in main:
         raise RuntimeError("observe.js lost its helpers marker")
     return main.replace(HELPERS_MARKER, helpers, 1)
+
+
+_PAGE_SCRIPT = _assembled()
+
+
+def page_script() -> str:
+    """The page script: observe.js with its helpers."""
+    return _PAGE_SCRIPT
 
 
 def remaining_ms(deadline: float) -> float:

@@ -13,9 +13,10 @@ page; this module only defines and validates them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from functools import cached_property
+from typing import Literal, TypeVar, cast
 
 from apps.sites.observation.limits import CONTROL_GROUP_SIZE
 
@@ -23,6 +24,7 @@ FramePath = tuple[str, ...]
 PanelKind = Literal["dialog", "alertdialog", "overlay"]
 BlockerKind = Literal["veil", "layer", "frame"]
 FormKind = Literal["form", "group"]
+Answer = TypeVar("Answer")
 
 
 class ObservationFailed(Exception):
@@ -33,6 +35,32 @@ class ObservationFailed(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason if reason in self.REASONS else "unreadable"
+
+
+class PageReads:
+    """What procedures read of the page about one observation (a form's prose, its challenge
+    widgets), kept by the observation they asked about.
+
+    Asked again about the same observation, a procedure gets the answer it got before;
+    a fresh observation starts with none. The answers live and die with the snapshot or
+    form that holds them, which, like its page, is used by one thread. They are not one of
+    its fields: they take no part in comparing or serialising observations.
+    """
+
+    __slots__ = ("_answers",)
+
+    def __init__(self) -> None:
+        self._answers: dict[str, object] = {}
+
+    def get(self, kind: str) -> object | None:
+        """The answer read as ``kind``, if it was read."""
+        return self._answers.get(kind)
+
+    def once(self, kind: str, read: Callable[[], Answer]) -> Answer:
+        """The answer read as ``kind``: ``read()`` the first time, the same answer after."""
+        if kind not in self._answers:
+            self._answers[kind] = read()
+        return cast(Answer, self._answers[kind])
 
 
 @dataclass(frozen=True)
@@ -119,6 +147,11 @@ class Form:
     fields_omitted: int
     controls: tuple[int, ...]  # indices into Snapshot.controls
 
+    @cached_property
+    def reads(self) -> PageReads:
+        """What was read of the page about this form (its prose)."""
+        return PageReads()
+
 
 @dataclass(frozen=True)
 class Panel:
@@ -182,6 +215,11 @@ class Snapshot:
     frames_unreadable: int
     veiled: bool
     blocker: BlockerKind | None = None
+
+    @cached_property
+    def reads(self) -> PageReads:
+        """What was read of the page about this observation (its challenge widgets)."""
+        return PageReads()
 
     @property
     def truncated(self) -> bool:

@@ -66,6 +66,7 @@ from playwright.sync_api import Frame, Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from apps.sites.limits import CLOUDFLARE_ATTEMPT_SECONDS
+from apps.sites.observation.scripts import script_beside
 
 AttemptOutcome = Literal["cleared", "still_open", "unsupported"]
 
@@ -122,25 +123,7 @@ OBSERVE_SECONDS = 2.0
 POLL_MS = 150.0
 
 # Reads the page (open shadow roots included) and writes nothing.
-_READ_SCRIPT = """
-(selectors) => {
-  const roots = [document];
-  for (let i = 0; i < roots.length && roots.length < 500; i++) {
-    for (const element of roots[i].querySelectorAll("*")) {
-      if (element.shadowRoot) roots.push(element.shadowRoot);
-    }
-  }
-  const found = (list) => roots.some((root) => list.some((selector) => root.querySelector(selector) !== null));
-  const answer = {};
-  for (const [kind, list] of Object.entries(selectors)) answer[kind] = found(list);
-  answer.interstitial = answer.interstitial || typeof window._cf_chl_opt === "object";
-  const tokens = roots.flatMap((root) => [...root.querySelectorAll('input[name="cf-turnstile-response"]')]);
-  answer.tokens = tokens.length;
-  answer.filled = tokens.filter((input) => input.value.length > 0).length;
-  answer.loading = document.readyState === "loading";
-  return answer;
-}
-"""
+_READ_SCRIPT = script_beside(__file__, "captcha.js")
 _SELECTORS = {
     "recaptcha": list(RECAPTCHA_SELECTORS),
     "hcaptcha": list(HCAPTCHA_SELECTORS),

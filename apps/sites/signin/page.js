@@ -1,3 +1,7 @@
+// The sign-in procedure's hands on a page (signin/page.py): reading a form's prose and
+// looking for challenge widgets, then the two calls around typing into a field.
+
+// --- read ---
 // Read-only helpers for signing in: read an observed form's static prose
 // (the form found by its fields), and look for a visible challenge widget.
 // Nothing here writes to the page (no attributes, globals or nodes).
@@ -124,3 +128,24 @@
   if (found.length !== 1) return { reason: found.length ? 'ambiguous' : 'not_found', blocks: [], challenge: widget };
   return { reason: 'found', blocks: prose(found[0].root), challenge: widget };
 }
+
+// --- ready_to_type ---
+// Checks a field as Playwright's `fill` does (a text-like field, shown, enabled, editable),
+// selects its text and focuses it: the browser then inserts the value as a keyboard would.
+// Answers 'focused', or why not.
+(field) => {
+  const typed = ['', 'text', 'email', 'password', 'tel', 'number', 'search', 'url'];
+  if (!field.isConnected) return 'gone';
+  const tag = field.nodeName.toLowerCase();
+  if (tag === 'input' ? !typed.includes(field.type.toLowerCase()) : tag !== 'textarea') return 'not_a_field';
+  if (!field.getClientRects().length || getComputedStyle(field).visibility !== 'visible') return 'hidden';
+  if (field.disabled || field.readOnly) return 'not_editable';
+  field.select();
+  field.focus();
+  // Inside a shadow root, the root says which of its elements has the focus.
+  return field.getRootNode().activeElement === field ? 'focused' : 'not_focused';
+}
+
+// --- read_back ---
+// Every field's value, in one round trip (each `input_value` would be one).
+(first, others) => [first, ...others].map((field) => String(field.value))

@@ -2,26 +2,26 @@
 (:func:`apps.sites.acting.fields.find_field`), reading the form's prose, spotting a
 challenge widget, typing and reading back.
 
-The page script (``page.js``) only reads. Values are typed by the
-browser and read back to be compared in constant time; they are never
-logged, returned or put in an exception.
+The page scripts (``page.js``) only read, but for selecting and focusing a
+field before typing. Values are typed by the browser and read back to be
+compared in constant time; they are never logged, returned or put in an
+exception.
 
 The prose and the challenge widgets are read for one observation: asked
 again about the same observed form or snapshot (the search, the outcome
-check and the check before typing all ask), the first read answers.
+check and the check before typing all ask), the first read answers. The
+answers are kept by the form and the snapshot themselves
+(:class:`~apps.sites.observation.snapshot.PageReads`), so they go with the
+observation and a fresh one reads the page again.
 """
 
 from __future__ import annotations
 
 import hmac
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Literal
 
 from playwright.sync_api import ElementHandle, Frame, Page
 from playwright.sync_api import Error as PlaywrightError
@@ -30,42 +30,12 @@ from apps.sites.acting.fields import find_fields
 from apps.sites.observation.humanity import Prose
 from apps.sites.observation.lexicon import lexicon
 from apps.sites.observation.reader import frames_at, remaining_ms
+from apps.sites.observation.scripts import script_beside
 from apps.sites.observation.snapshot import Form, Snapshot
 from apps.sites.observation.waits import pause
 
 LocateReason = Literal["found", "not_found", "ambiguous"]
-Answer = TypeVar("Answer")
-# Reads kept for the observations asked about last; each entry holds its page and observed object,
-# so their ids (the key) cannot be reused while it is kept. Per thread: a worker runs several
-# sessions at once, each page used by one thread only (sync Playwright).
-_READS_KEPT = 16
-_ReadsKept = OrderedDict[tuple[str, int, int], tuple[object, object, object]]
-_local = threading.local()
-
-
-def _reads() -> _ReadsKept:
-    reads: _ReadsKept | None = getattr(_local, "reads", None)
-    if reads is None:
-        reads = _local.reads = OrderedDict()
-    return reads
-
-
-def _read_once(kind: str, page: Page, observed: object, read: Callable[[], Answer]) -> Answer:
-    reads, key = _reads(), (kind, id(page), id(observed))
-    kept = reads.get(key)
-    if kept is not None:
-        reads.move_to_end(key)
-        return kept[2]  # type: ignore[return-value]
-    answer = read()
-    reads[key] = (page, observed, answer)
-    while len(reads) > _READS_KEPT:
-        reads.popitem(last=False)
-    return answer
-
-
-@cache
-def _script() -> str:
-    return (Path(__file__).parent / "page.js").read_text(encoding="utf-8")
+_READ_SCRIPT = script_beside(__file__, "page.js", "read")
 
 
 @dataclass(frozen=True)
@@ -101,7 +71,7 @@ def locate_fields(page: Page, form: Form, targets: Sequence[int], *, deadline: f
 
 def form_prose(page: Page, form: Form) -> tuple[Prose, ...]:
     """The form's static, visible prose in blocks, with their heading and FAQ context."""
-    return _read_once("prose", page, form, lambda: _read_prose(page, form)).blocks
+    return form.reads.once("prose", lambda: _read_prose(page, form)).blocks
 
 
 @dataclass(frozen=True)
@@ -117,7 +87,7 @@ def _read_prose(page: Page, form: Form) -> _FormRead:
         return _FormRead(())
     request = {**_request(form, "prose"), "markers": list(lexicon("signin")["challenge_markers"])}
     try:
-        answer = frame.evaluate(_script(), request)
+        answer = frame.evaluate(_READ_SCRIPT, request)
     except PlaywrightError:
         return _FormRead(())
     blocks = answer.get("blocks", []) if isinstance(answer, dict) else []
@@ -132,7 +102,7 @@ def _read_prose(page: Page, form: Form) -> _FormRead:
 
 def challenge_visible(page: Page, snapshot: Snapshot) -> bool:
     """A visible challenge widget (a CAPTCHA frame or element) anywhere on the page."""
-    return _read_once("challenge", page, snapshot, lambda: _read_challenge(page, snapshot))
+    return snapshot.reads.once("challenge", lambda: _read_challenge(page, snapshot))
 
 
 def _read_challenge(page: Page, snapshot: Snapshot) -> bool:
@@ -142,8 +112,7 @@ def _read_challenge(page: Page, snapshot: Snapshot) -> bool:
     # Frames whose form prose was read for this observation answered already.
     known: dict[Frame, bool] = {}
     for form in snapshot.forms:
-        kept = _reads().get(("prose", id(page), id(form)))
-        read = kept[2] if kept is not None else None
+        read = form.reads.get("prose")
         if isinstance(read, _FormRead) and read.frame is not None and read.challenge is not None:
             known[read.frame] = read.challenge
     request = {"mode": "challenge", "kind": "form", "fields": [], "markers": list(markers)}
@@ -153,7 +122,7 @@ def _read_challenge(page: Page, snapshot: Snapshot) -> bool:
                 return True
             continue
         try:
-            answer = frame.evaluate(_script(), request)
+            answer = frame.evaluate(_READ_SCRIPT, request)
         except PlaywrightError:
             continue
         if isinstance(answer, dict) and answer.get("challenge") is True:
@@ -161,23 +130,12 @@ def _read_challenge(page: Page, snapshot: Snapshot) -> bool:
     return False
 
 
-_READ_BACK = "(first, others) => [first, ...others].map((field) => String(field.value))"
+_READ_BACK = script_beside(__file__, "page.js", "read_back")
 # Playwright's ``fill`` first builds its own script in a utility world of every new document
 # (~20 ms, the longest part of typing on a page just opened). Typing needs none of it: one call in
-# the page checks the field as ``fill`` does (a text-like field, shown, enabled, editable), selects
-# its text and focuses it; the browser then inserts the value as a keyboard would, as ``fill`` does.
-_READY_TO_TYPE = """(field) => {
-  const typed = ['', 'text', 'email', 'password', 'tel', 'number', 'search', 'url'];
-  if (!field.isConnected) return 'gone';
-  const tag = field.nodeName.toLowerCase();
-  if (tag === 'input' ? !typed.includes(field.type.toLowerCase()) : tag !== 'textarea') return 'not_a_field';
-  if (!field.getClientRects().length || getComputedStyle(field).visibility !== 'visible') return 'hidden';
-  if (field.disabled || field.readOnly) return 'not_editable';
-  field.select();
-  field.focus();
-  // Inside a shadow root, the root says which of its elements has the focus.
-  return field.getRootNode().activeElement === field ? 'focused' : 'not_focused';
-}"""
+# the page checks the field as ``fill`` does, selects its text and focuses it; the browser then
+# inserts the value as a keyboard would, as ``fill`` does.
+_READY_TO_TYPE = script_beside(__file__, "page.js", "ready_to_type")
 # A field not ready to type into (hidden, disabled, focus taken) is looked at again this long.
 FIELD_PATIENCE_SECONDS = 2.0
 _NEVER_READY = frozenset({"gone", "not_a_field"})

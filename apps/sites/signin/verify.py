@@ -31,6 +31,7 @@ from apps.sites.observation.humanity import humanity_request
 from apps.sites.observation.lexicon import fold, lexicon, phrase_pattern
 from apps.sites.observation.page_calls import Started
 from apps.sites.observation.reader import remaining_ms
+from apps.sites.observation.scripts import script_beside
 from apps.sites.observation.snapshot import Snapshot
 from apps.sites.observation.waits import EVENT_POLL, pause, read_page, wait_until_readable
 from apps.sites.observation.waits_watch import PageWatch, WatchMark
@@ -49,15 +50,8 @@ from apps.sites.signin.types import (
 _AT_FIRST_LOOK = frozenset({"next_form", "code"})
 VerdictKind = Literal["signed_in", "unverified", "rejected", "needs_person", "code", "next_form", "ambiguous"]
 READ_SECONDS = 10.0
-# Ends once the document's load event has fired and two frames were drawn since (100 ms for a
-# page that draws none: a tab in the background). It only listens: nothing on the page changes.
-_LOADED_AND_DRAWN_SCRIPT = """() => new Promise((resolve) => {
-  let done = false;
-  const finish = () => { if (!done) { done = true; resolve(true); } };
-  const drawn = () => { requestAnimationFrame(() => requestAnimationFrame(finish)); setTimeout(finish, 100); };
-  if (document.readyState === 'complete') drawn();
-  else window.addEventListener('load', drawn, { once: true });
-})"""
+# Ends once the document's load event has fired and two frames were drawn since; it only listens.
+_LOADED_AND_DRAWN_SCRIPT = script_beside(__file__, "verify.js")
 
 
 @dataclass(frozen=True)
