@@ -19,6 +19,8 @@ How an outcome is kept:
   good, the job goes on and ends partial.
 
 An attention state stops new batches, never a running batch's commit.
+A batch's turn starts and ends through the runtime's lifecycle, like any
+turn.
 """
 
 from __future__ import annotations
@@ -38,8 +40,10 @@ from apps.lre.services import new_batches
 from apps.runtime.boundary import executor_admitted, invoke_step, result_as_json
 from apps.runtime.catalog import current_catalog
 from apps.runtime.executors import Catalog, StepError, StepResult, combination_rules
+from apps.runtime.lifecycle import turn_batch_create, turn_batch_finish
 from apps.runtime.models import Turn
 from apps.runtime.plans import Plan, PlanInvalid, validate_plan
+from apps.runtime.trace import TurnRecorder
 
 logger = logging.getLogger(__name__)
 
@@ -151,39 +155,30 @@ def _batch_turn(job: LreJob, batch: LreBatch) -> Turn:
     label = f"{job.title} — step {phase.step} ({phase.tool}), batch {batch.index}"
     if phase.total_batches:
         label += f" of {phase.total_batches}"
-    return Turn.objects.create(
-        owner_id=job.owner_id,
-        conversation_id=job.turn.conversation_id,
-        request_text=label[:4000],
-        status=Turn.Status.RUNNING,
-        path=Turn.Path.PLAN,
-        plan=job.plan,
-        plan_digest=job.turn.plan_digest,
-        catalog_signature=job.turn.catalog_signature,
-        resumed_from=job.turn,
-        started_at=timezone.now(),
-    )
+    return turn_batch_create(handed_off_by=job.turn, request_text=label, plan=job.plan)
 
 
 def _run_batch(job: LreJob, plan: Plan, catalog: Catalog, batch: LreBatch) -> None:
-    turn = _batch_turn(job, batch)
-    LreBatch.objects.filter(pk=batch.pk).update(turn=turn)
+    recorder = TurnRecorder(_batch_turn(job, batch))
+    LreBatch.objects.filter(pk=batch.pk).update(turn=recorder.turn)
     outcome = invoke_step(
-        turn=turn, plan=plan, index=batch.phase.step, catalog=catalog, results=results_for_batch(job, plan, batch)
-    )
+        recorder=recorder, plan=plan, index=batch.phase.step, catalog=catalog,
+        results=results_for_batch(job, plan, batch),
+    )  # fmt: skip
     result = outcome.result
     if result is None:  # refused, or its input was missing: not something another attempt fixes
         error = StepError("permanent", outcome.kind, outcome.reason or outcome.kind)
         result = StepResult(outcome="failed", error=error)
-    _keep(job, batch, turn, result)
+    _keep(job, batch, result)
+    # The batch's turn ends like any turn: recorded, and published as turn.finished.
+    turn_batch_finish(turn=recorder.turn, result=result, recorder=recorder)
 
 
-def _keep(job: LreJob, batch: LreBatch, turn: Turn, result: StepResult) -> None:
+def _keep(job: LreJob, batch: LreBatch, result: StepResult) -> None:
     now = timezone.now()
     values: dict[str, Any] = {"finished_at": now, "outcome": result.outcome, "result": result_as_json(result)}
     if result.outcome != "failed":
         values.update(status=LreBatch.Status.COMMITTED, result_items=[dict(item) for item in result.items])
-        turn_status = Turn.Status.PARTIAL if result.outcome == "partial" else Turn.Status.COMPLETED
     else:
         error = result.error
         error_class = error.error_class if error else "unknown"
@@ -194,8 +189,6 @@ def _keep(job: LreJob, batch: LreBatch, turn: Turn, result: StepResult) -> None:
             values["status"] = LreBatch.Status.FAILED
         else:  # recoverable but exhausted, or unknown: a person decides
             values["status"] = LreBatch.Status.NEEDS_REVIEW
-        turn_status = Turn.Status.FAILED
     LreBatch.objects.filter(pk=batch.pk).update(**values)
-    Turn.objects.filter(pk=turn.pk).update(status=turn_status, finished_at=now, answer=result.summary[:4000])
     if values["status"] == LreBatch.Status.NEEDS_REVIEW:
         _attention(job, f"batch {batch.index} of step {batch.phase.step} needs review ({values['error_class']})")
