@@ -139,7 +139,8 @@ def test_the_layer_check_finds_an_import_back_up(tmp_path: Path) -> None:
 # --- Each state has one owner -----------------------------------------------------------
 #
 # A turn's state (its status, answer, start, end and conductor) changes only in
-# ``apps/runtime/lifecycle.py``. The scan below finds the ways code writes a model's
+# ``apps/runtime/lifecycle.py``; an LRE job's, phase's and batch's status only in
+# ``apps/lre/transitions.py``. The scan below finds the ways code writes a model's
 # fields: assigning an attribute of an object named after the model (``turn.status
 # = …``, ``setattr(job, "status", …)``) or any attribute to the model's own
 # ``Status`` value, saving named fields (``turn.save(update_fields=["status"])``),
@@ -168,6 +169,13 @@ TURN_STATE = StateOwner(
     fields=frozenset({"status", "answer", "started_at", "finished_at", "conducted_by"}),
     words=frozenset({"turn", "turns"}),
     words_need_import=False,
+)
+LRE_STATE = StateOwner(
+    owner="apps/lre/transitions.py",
+    models=frozenset({"LreJob", "LrePhase", "LreBatch"}),
+    fields=frozenset({"status"}),
+    words=frozenset({"job", "jobs", "phase", "phases", "batch", "batches"}),
+    words_need_import=True,
 )
 _WRITING_METHODS = frozenset({"update", "create", "get_or_create", "update_or_create", "bulk_update"})
 
@@ -247,7 +255,7 @@ def state_write_offences(source: str, name: str, state: StateOwner) -> list[str]
     return sorted(set(offences), key=lambda offence: int(offence.split(":")[1].split()[0]))
 
 
-def test_the_state_check_finds_a_turn_state_written_outside_its_owner() -> None:
+def test_the_state_check_finds_a_turn_or_job_state_written_outside_its_owner() -> None:
     source = (
         "from apps.lre.models import LreBatch, LreJob\n"
         "from apps.runtime.models import InputRequest, Turn\n"
@@ -286,10 +294,18 @@ def test_the_state_check_finds_a_turn_state_written_outside_its_owner() -> None:
         "example.py:12 builds a Turn with its state",
         "example.py:13 sets turn.conducted_by",
     ]
+    lre = state_write_offences(source, "example.py", LRE_STATE)
+    assert lre == [
+        "example.py:14 updates the state in LreJob.objects.filter(pk=job.pk).update",
+        "example.py:15 assigns batch.status",
+        "example.py:16 assigns job.status",
+    ]
+    # A browser job (a module that does not use LRE's models) keeps its own status.
+    assert state_write_offences("def run(job):\n    job.status = 'done'\n", "jobs.py", LRE_STATE) == []
 
 
-def test_a_turns_state_is_written_only_by_its_lifecycle_module() -> None:
-    for state in (TURN_STATE,):
+def test_a_turns_state_and_lre_states_are_written_only_by_their_lifecycle_modules() -> None:
+    for state in (TURN_STATE, LRE_STATE):
         owner = ROOT / state.owner
         offences = [
             offence

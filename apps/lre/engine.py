@@ -19,8 +19,8 @@ How an outcome is kept:
   good, the job goes on and ends partial.
 
 An attention state stops new batches, never a running batch's commit.
-A batch's turn starts and ends through the runtime's lifecycle, like any
-turn.
+Every status changes through :mod:`apps.lre.transitions`; a batch's turn
+starts and ends through the runtime's lifecycle, like any turn.
 """
 
 from __future__ import annotations
@@ -28,15 +28,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from apps.core.events import publish_to_user
 from apps.lre.batching import lre_enabled
 from apps.lre.inputs import producer_items, results_for_batch
 from apps.lre.models import LreBatch, LreJob, LrePhase
 from apps.lre.services import new_batches
+from apps.lre.transitions import RUNNABLE, batch_transition, job_transition, phase_transition
 from apps.runtime.boundary import executor_admitted, invoke_step, result_as_json
 from apps.runtime.catalog import current_catalog
 from apps.runtime.executors import Catalog, StepError, StepResult, combination_rules
@@ -47,12 +46,10 @@ from apps.runtime.trace import TurnRecorder
 
 logger = logging.getLogger(__name__)
 
-RUNNABLE = (LreJob.Status.QUEUED, LreJob.Status.RUNNING)
-
 
 def phase_materialise(*, job: LreJob, plan: Plan, phase: LrePhase) -> None:
     """Create the batches of ``phase`` from its producer's collection, once."""
-    if not LrePhase.objects.filter(pk=phase.pk, status=LrePhase.Status.WAITING).update(status=LrePhase.Status.RUNNING):
+    if not phase_transition(phase=phase, to=LrePhase.Status.RUNNING, expected=LrePhase.Status.WAITING):
         return  # another worker did it
     batches = new_batches(job, phase, producer_items(job, plan, phase))
     LreBatch.objects.bulk_create(batches)
@@ -60,17 +57,7 @@ def phase_materialise(*, job: LreJob, plan: Plan, phase: LrePhase) -> None:
 
 
 def _attention(job: LreJob, reason: str) -> None:
-    LreJob.objects.filter(pk=job.pk, status__in=RUNNABLE).update(
-        status=LreJob.Status.NEEDS_ATTENTION, attention_reason=reason[:300]
-    )
-    _announce(job, "needs_attention")
-
-
-def _announce(job: LreJob, status: str) -> None:
-    reference = f"{job.pk}:{status}"
-    transaction.on_commit(
-        lambda: publish_to_user(job.owner_id, {"type": "task.finished", "task": "lre_job", "reference": reference})
-    )
+    job_transition(job=job, to=LreJob.Status.NEEDS_ATTENTION, expected=RUNNABLE, attention_reason=reason[:300])
 
 
 def _admission_obstacle(job: LreJob, catalog: Catalog) -> str | None:
@@ -124,21 +111,19 @@ def _claim_next(job: LreJob, plan: Plan) -> LreBatch | None:
             phase_materialise(job=job, plan=plan, phase=phase)
             continue
         for candidate in LreBatch.objects.filter(phase=phase, status=LreBatch.Status.PENDING).order_by("index"):
-            claimed = LreBatch.objects.filter(pk=candidate.pk, status=LreBatch.Status.PENDING).update(
-                status=LreBatch.Status.RUNNING,
-                attempts=F("attempts") + 1,
-                started_at=timezone.now(),
-                revision=job.revision,
-            )
+            claimed = batch_transition(
+                batch=candidate, to=LreBatch.Status.RUNNING, expected=LreBatch.Status.PENDING,
+                attempts=F("attempts") + 1, started_at=timezone.now(), revision=job.revision,
+            )  # fmt: skip
             if claimed:
-                LreJob.objects.filter(pk=job.pk, status=LreJob.Status.QUEUED).update(status=LreJob.Status.RUNNING)
+                job_transition(job=job, to=LreJob.Status.RUNNING, expected=LreJob.Status.QUEUED)
                 return LreBatch.objects.select_related("phase").get(pk=candidate.pk)
         if LreBatch.objects.filter(phase=phase, status=LreBatch.Status.RUNNING).exists():
             return None  # another worker is finishing this phase
         if LreBatch.objects.filter(phase=phase, status=LreBatch.Status.NEEDS_REVIEW).exists():
             _attention(job, "some batches need review")
             return None
-        LrePhase.objects.filter(pk=phase.pk).update(status=LrePhase.Status.DONE)
+        phase_transition(phase=phase, to=LrePhase.Status.DONE, expected=LrePhase.Status.RUNNING)
 
 
 def _finish(job: LreJob) -> None:
@@ -146,8 +131,7 @@ def _finish(job: LreJob) -> None:
     status = LreJob.Status.COMPLETED if states <= {LreBatch.Status.COMMITTED} else LreJob.Status.PARTIAL
     if not states & {LreBatch.Status.COMMITTED}:
         status = LreJob.Status.FAILED
-    if LreJob.objects.filter(pk=job.pk, status__in=RUNNABLE).update(status=status, finished_at=timezone.now()):
-        _announce(job, status)
+    job_transition(job=job, to=status, expected=RUNNABLE)
 
 
 def _batch_turn(job: LreJob, batch: LreBatch) -> Turn:
@@ -178,17 +162,18 @@ def _keep(job: LreJob, batch: LreBatch, result: StepResult) -> None:
     now = timezone.now()
     values: dict[str, Any] = {"finished_at": now, "outcome": result.outcome, "result": result_as_json(result)}
     if result.outcome != "failed":
-        values.update(status=LreBatch.Status.COMMITTED, result_items=[dict(item) for item in result.items])
+        to = LreBatch.Status.COMMITTED
+        values["result_items"] = [dict(item) for item in result.items]
     else:
         error = result.error
         error_class = error.error_class if error else "unknown"
         values.update(error_class=error_class, error_code=error.code if error else "")
         if error_class == "recoverable" and batch.attempts < batch.attempts_allowed:
-            values["status"] = LreBatch.Status.PENDING  # the one retry an error of this kind is granted
+            to = LreBatch.Status.PENDING  # the one retry an error of this kind is granted
         elif error_class == "permanent":
-            values["status"] = LreBatch.Status.FAILED
+            to = LreBatch.Status.FAILED
         else:  # recoverable but exhausted, or unknown: a person decides
-            values["status"] = LreBatch.Status.NEEDS_REVIEW
-    LreBatch.objects.filter(pk=batch.pk).update(**values)
-    if values["status"] == LreBatch.Status.NEEDS_REVIEW:
+            to = LreBatch.Status.NEEDS_REVIEW
+    batch_transition(batch=batch, to=to, expected=LreBatch.Status.RUNNING, **values)
+    if to == LreBatch.Status.NEEDS_REVIEW:
         _attention(job, f"batch {batch.index} of step {batch.phase.step} needs review ({values['error_class']})")
