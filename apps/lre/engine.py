@@ -19,6 +19,8 @@ How an outcome is kept:
   good, the job goes on and ends partial.
 
 An attention state stops new batches, never a running batch's commit.
+Every status changes through :mod:`apps.lre.transitions`; a batch's turn
+starts and ends through the runtime's lifecycle, like any turn.
 """
 
 from __future__ import annotations
@@ -26,30 +28,30 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from apps.core.events import publish_to_user
 from apps.lre.batching import lre_enabled
 from apps.lre.inputs import producer_items, results_for_batch
 from apps.lre.models import LreBatch, LreJob, LrePhase
+from apps.lre.transitions import RUNNABLE, batch_transition, job_transition, phase_transition
 from apps.runtime.boundary import executor_admitted, invoke_step, result_as_json
 from apps.runtime.catalog import current_catalog
 from apps.runtime.executors import Catalog, StepError, StepResult, combination_rules
+from apps.runtime.lifecycle import turn_batch_create, turn_batch_finish
 from apps.runtime.models import Turn
 from apps.runtime.plans import Plan, PlanInvalid, validate_plan
+from apps.runtime.trace import TurnRecorder
 
 logger = logging.getLogger(__name__)
 
-RUNNABLE = (LreJob.Status.QUEUED, LreJob.Status.RUNNING)
 # A recoverable error gets this many attempts in all before the batch needs review.
 ATTEMPTS_PER_BATCH = 2
 
 
 def phase_materialise(*, job: LreJob, plan: Plan, phase: LrePhase) -> None:
     """Create the batches of ``phase`` from its producer's collection, once."""
-    if not LrePhase.objects.filter(pk=phase.pk, status=LrePhase.Status.WAITING).update(status=LrePhase.Status.RUNNING):
+    if not phase_transition(phase=phase, to=LrePhase.Status.RUNNING, expected=LrePhase.Status.WAITING):
         return  # another worker did it
     batches = new_batches(job, phase, producer_items(job, plan, phase))
     LreBatch.objects.bulk_create(batches)
@@ -78,17 +80,7 @@ def new_batches(job: LreJob, phase: LrePhase, items: list[dict[str, Any]] | None
 
 
 def _attention(job: LreJob, reason: str) -> None:
-    LreJob.objects.filter(pk=job.pk, status__in=RUNNABLE).update(
-        status=LreJob.Status.NEEDS_ATTENTION, attention_reason=reason[:300]
-    )
-    _announce(job, "needs_attention")
-
-
-def _announce(job: LreJob, status: str) -> None:
-    reference = f"{job.pk}:{status}"
-    transaction.on_commit(
-        lambda: publish_to_user(job.owner_id, {"type": "task.finished", "task": "lre_job", "reference": reference})
-    )
+    job_transition(job=job, to=LreJob.Status.NEEDS_ATTENTION, expected=RUNNABLE, attention_reason=reason[:300])
 
 
 def _admission_obstacle(job: LreJob, catalog: Catalog) -> str | None:
@@ -142,21 +134,19 @@ def _claim_next(job: LreJob, plan: Plan) -> LreBatch | None:
             phase_materialise(job=job, plan=plan, phase=phase)
             continue
         for candidate in LreBatch.objects.filter(phase=phase, status=LreBatch.Status.PENDING).order_by("index"):
-            claimed = LreBatch.objects.filter(pk=candidate.pk, status=LreBatch.Status.PENDING).update(
-                status=LreBatch.Status.RUNNING,
-                attempts=F("attempts") + 1,
-                started_at=timezone.now(),
-                revision=job.revision,
-            )
+            claimed = batch_transition(
+                batch=candidate, to=LreBatch.Status.RUNNING, expected=LreBatch.Status.PENDING,
+                attempts=F("attempts") + 1, started_at=timezone.now(), revision=job.revision,
+            )  # fmt: skip
             if claimed:
-                LreJob.objects.filter(pk=job.pk, status=LreJob.Status.QUEUED).update(status=LreJob.Status.RUNNING)
+                job_transition(job=job, to=LreJob.Status.RUNNING, expected=LreJob.Status.QUEUED)
                 return LreBatch.objects.select_related("phase").get(pk=candidate.pk)
         if LreBatch.objects.filter(phase=phase, status=LreBatch.Status.RUNNING).exists():
             return None  # another worker is finishing this phase
         if LreBatch.objects.filter(phase=phase, status=LreBatch.Status.NEEDS_REVIEW).exists():
             _attention(job, "some batches need review")
             return None
-        LrePhase.objects.filter(pk=phase.pk).update(status=LrePhase.Status.DONE)
+        phase_transition(phase=phase, to=LrePhase.Status.DONE, expected=LrePhase.Status.RUNNING)
 
 
 def _finish(job: LreJob) -> None:
@@ -164,8 +154,7 @@ def _finish(job: LreJob) -> None:
     status = LreJob.Status.COMPLETED if states <= {LreBatch.Status.COMMITTED} else LreJob.Status.PARTIAL
     if not states & {LreBatch.Status.COMMITTED}:
         status = LreJob.Status.FAILED
-    if LreJob.objects.filter(pk=job.pk, status__in=RUNNABLE).update(status=status, finished_at=timezone.now()):
-        _announce(job, status)
+    job_transition(job=job, to=status, expected=RUNNABLE)
 
 
 def _batch_turn(job: LreJob, batch: LreBatch) -> Turn:
@@ -173,51 +162,41 @@ def _batch_turn(job: LreJob, batch: LreBatch) -> Turn:
     label = f"{job.title} — step {phase.step} ({phase.tool}), batch {batch.index}"
     if phase.total_batches:
         label += f" of {phase.total_batches}"
-    return Turn.objects.create(
-        owner_id=job.owner_id,
-        conversation_id=job.turn.conversation_id,
-        request_text=label[:4000],
-        status=Turn.Status.RUNNING,
-        path=Turn.Path.PLAN,
-        plan=job.plan,
-        plan_digest=job.turn.plan_digest,
-        catalog_signature=job.turn.catalog_signature,
-        resumed_from=job.turn,
-        started_at=timezone.now(),
-    )
+    return turn_batch_create(handed_off_by=job.turn, request_text=label, plan=job.plan)
 
 
 def _run_batch(job: LreJob, plan: Plan, catalog: Catalog, batch: LreBatch) -> None:
-    turn = _batch_turn(job, batch)
-    LreBatch.objects.filter(pk=batch.pk).update(turn=turn)
+    recorder = TurnRecorder(_batch_turn(job, batch))
+    LreBatch.objects.filter(pk=batch.pk).update(turn=recorder.turn)
     outcome = invoke_step(
-        turn=turn, plan=plan, index=batch.phase.step, catalog=catalog, results=results_for_batch(job, plan, batch)
-    )
+        recorder=recorder, plan=plan, index=batch.phase.step, catalog=catalog,
+        results=results_for_batch(job, plan, batch),
+    )  # fmt: skip
     result = outcome.result
     if result is None:  # refused, or its input was missing: not something another attempt fixes
         error = StepError("permanent", outcome.kind, outcome.reason or outcome.kind)
         result = StepResult(outcome="failed", error=error)
-    _keep(job, batch, turn, result)
+    _keep(job, batch, result)
+    # The batch's turn ends like any turn: recorded, and published as turn.finished.
+    turn_batch_finish(turn=recorder.turn, result=result, recorder=recorder)
 
 
-def _keep(job: LreJob, batch: LreBatch, turn: Turn, result: StepResult) -> None:
+def _keep(job: LreJob, batch: LreBatch, result: StepResult) -> None:
     now = timezone.now()
     values: dict[str, Any] = {"finished_at": now, "outcome": result.outcome, "result": result_as_json(result)}
     if result.outcome != "failed":
-        values.update(status=LreBatch.Status.COMMITTED, result_items=[dict(item) for item in result.items])
-        turn_status = Turn.Status.PARTIAL if result.outcome == "partial" else Turn.Status.COMPLETED
+        to = LreBatch.Status.COMMITTED
+        values["result_items"] = [dict(item) for item in result.items]
     else:
         error = result.error
         error_class = error.error_class if error else "unknown"
         values.update(error_class=error_class, error_code=error.code if error else "")
         if error_class == "recoverable" and batch.attempts < batch.attempts_allowed:
-            values["status"] = LreBatch.Status.PENDING  # the one retry an error of this kind is granted
+            to = LreBatch.Status.PENDING  # the one retry an error of this kind is granted
         elif error_class == "permanent":
-            values["status"] = LreBatch.Status.FAILED
+            to = LreBatch.Status.FAILED
         else:  # recoverable but exhausted, or unknown: a person decides
-            values["status"] = LreBatch.Status.NEEDS_REVIEW
-        turn_status = Turn.Status.FAILED
-    LreBatch.objects.filter(pk=batch.pk).update(**values)
-    Turn.objects.filter(pk=turn.pk).update(status=turn_status, finished_at=now, answer=result.summary[:4000])
-    if values["status"] == LreBatch.Status.NEEDS_REVIEW:
+            to = LreBatch.Status.NEEDS_REVIEW
+    batch_transition(batch=batch, to=to, expected=LreBatch.Status.RUNNING, **values)
+    if to == LreBatch.Status.NEEDS_REVIEW:
         _attention(job, f"batch {batch.index} of step {batch.phase.step} needs review ({values['error_class']})")

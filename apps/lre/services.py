@@ -2,7 +2,9 @@
 
 The engine that runs batches is in ``engine.py``; these functions create a
 job from a turn and apply what the user decides (pause, resume, cancel,
-retry one batch, skip one batch). Every decision keeps committed results.
+retry one batch, skip one batch). Every decision keeps committed results,
+and changes a status only through :mod:`apps.lre.transitions`: a decision
+on a job or batch that moved meanwhile is refused, not applied.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from apps.core.enqueue import enqueue_after_commit
 from apps.lre.batching import batch_size, runs_per_item
 from apps.lre.engine import phase_materialise
 from apps.lre.models import LreBatch, LreJob, LrePhase
+from apps.lre.transitions import JOB_FINISHED, batch_transition, job_transition
 from apps.runtime.executors import Catalog
 from apps.runtime.models import Turn
 from apps.runtime.plans import Plan
@@ -78,30 +81,28 @@ def job_enqueue(job: LreJob) -> None:
     enqueue_after_commit(LRE_ADVANCE_TASK, job.pk, job.owner_id)
 
 
-def _require(job: LreJob, allowed: set[str], decision: str) -> None:
-    if job.status not in allowed:
+def _decided(job: LreJob, to: str, allowed: tuple[str, ...], decision: str, **fields: object) -> None:
+    """Apply a decision on ``job`` if it is still in one of the ``allowed`` states, else refuse it."""
+    if not job_transition(job=job, to=to, expected=allowed, **fields):
+        job.refresh_from_db(fields=["status"])
         raise DecisionRefused(f"A job that is {LreJob.Status(job.status).label.lower()} cannot be {decision}.")
+    job.refresh_from_db()
 
 
 @transaction.atomic
 def job_pause(*, job: LreJob) -> LreJob:
     """Stop starting new batches; a running batch may still save its result."""
-    _require(job, {LreJob.Status.QUEUED, LreJob.Status.RUNNING}, "paused")
-    LreJob.objects.filter(pk=job.pk).update(status=LreJob.Status.PAUSED)
-    job.refresh_from_db()
+    _decided(job, LreJob.Status.PAUSED, (LreJob.Status.QUEUED, LreJob.Status.RUNNING), "paused")
     return job
 
 
 @transaction.atomic
 def job_resume(*, job: LreJob) -> LreJob:
     """Continue a paused job, or one that needed attention once its batches were decided."""
-    _require(job, {LreJob.Status.PAUSED, LreJob.Status.NEEDS_ATTENTION}, "resumed")
-    if LreBatch.objects.filter(job=job, status=LreBatch.Status.NEEDS_REVIEW).exists():
+    allowed = (LreJob.Status.PAUSED, LreJob.Status.NEEDS_ATTENTION)
+    if job.status in allowed and LreBatch.objects.filter(job=job, status=LreBatch.Status.NEEDS_REVIEW).exists():
         raise DecisionRefused("Some batches need your review first: retry or skip each of them.")
-    LreJob.objects.filter(pk=job.pk).update(
-        status=LreJob.Status.QUEUED, attention_reason="", revision=F("revision") + 1
-    )
-    job.refresh_from_db()
+    _decided(job, LreJob.Status.QUEUED, allowed, "resumed", attention_reason="", revision=F("revision") + 1)
     job_enqueue(job)
     return job
 
@@ -109,11 +110,9 @@ def job_resume(*, job: LreJob) -> LreJob:
 @transaction.atomic
 def job_cancel(*, job: LreJob) -> LreJob:
     """End the job; committed results stay, pending batches are not run."""
-    from django.utils import timezone
-
-    if job.is_finished:
+    unfinished = tuple(status for status in LreJob.Status if status not in JOB_FINISHED)
+    if not job_transition(job=job, to=LreJob.Status.CANCELLED, expected=unfinished):
         raise DecisionRefused("This job has already ended.")
-    LreJob.objects.filter(pk=job.pk).update(status=LreJob.Status.CANCELLED, finished_at=timezone.now())
     job.refresh_from_db()
     return job
 
@@ -121,9 +120,11 @@ def job_cancel(*, job: LreJob) -> LreJob:
 @transaction.atomic
 def batch_retry(*, batch: LreBatch) -> LreBatch:
     """Grant one more attempt to a batch under review: one attempt, not a loop."""
-    if batch.status not in {LreBatch.Status.NEEDS_REVIEW, LreBatch.Status.FAILED}:
+    under_review = (LreBatch.Status.NEEDS_REVIEW, LreBatch.Status.FAILED)
+    if not batch_transition(
+        batch=batch, to=LreBatch.Status.PENDING, expected=under_review, attempts_allowed=F("attempts") + 1
+    ):
         raise DecisionRefused("Only a batch under review or failed can be retried.")
-    LreBatch.objects.filter(pk=batch.pk).update(status=LreBatch.Status.PENDING, attempts_allowed=F("attempts") + 1)
     batch.refresh_from_db()
     return batch
 
@@ -131,8 +132,8 @@ def batch_retry(*, batch: LreBatch) -> LreBatch:
 @transaction.atomic
 def batch_skip(*, batch: LreBatch) -> LreBatch:
     """Leave a batch under review out; the job reports it as skipped."""
-    if batch.status not in {LreBatch.Status.NEEDS_REVIEW, LreBatch.Status.FAILED, LreBatch.Status.PENDING}:
+    uncommitted = (LreBatch.Status.NEEDS_REVIEW, LreBatch.Status.FAILED, LreBatch.Status.PENDING)
+    if not batch_transition(batch=batch, to=LreBatch.Status.SKIPPED, expected=uncommitted):
         raise DecisionRefused("Only a batch that has not committed can be skipped.")
-    LreBatch.objects.filter(pk=batch.pk).update(status=LreBatch.Status.SKIPPED)
     batch.refresh_from_db()
     return batch

@@ -45,10 +45,10 @@ from apps.runtime.executors import (
     combination_rules,
 )
 from apps.runtime.model_client import cloud_requests_so_far
-from apps.runtime.models import ConsentRequest, StepRecord, Turn
+from apps.runtime.models import ConsentRequest, StepRecord
 from apps.runtime.plans import ArgumentsInvalid, MissingInput, Plan, resolve_step_args
 from apps.runtime.provenance import ProvenanceRefused, step_provenance_verify
-from apps.runtime.trace import preview, trace_record, turn_publish, turn_write, turn_written_at_once
+from apps.runtime.trace import TurnRecorder, preview
 from apps.runtime.user_input import input_requester
 
 logger = logging.getLogger(__name__)
@@ -94,15 +94,15 @@ def _proposal(manifest_purpose: str, tool: str, args: Mapping[str, Any], shows: 
 
 
 def _refuse(
-    turn: Turn, index: int, tool: str, reason: str, message: str, detail: Mapping[str, Any] | None = None
+    recorder: TurnRecorder, index: int, tool: str, reason: str, message: str, detail: Mapping[str, Any] | None = None
 ) -> BoundaryOutcome:
-    trace_record(turn, "control.refused", {"step": index, "tool": tool, "reason": reason, **(detail or {})})
+    recorder.record("control.refused", {"step": index, "tool": tool, "reason": reason, **(detail or {})})
     return BoundaryOutcome(kind="refused", reason=message, code=reason)
 
 
 def invoke_step(
     *,
-    turn: Turn,
+    recorder: TurnRecorder,
     plan: Plan,
     index: int,
     catalog: Catalog,
@@ -110,33 +110,38 @@ def invoke_step(
     mandate: Mandate | None = None,
     secrets: tuple[str, ...] = (),
 ) -> BoundaryOutcome:
-    """Run step ``index`` (1-based) of ``plan`` for ``turn`` through every control."""
+    """Run step ``index`` (1-based) of ``plan`` for ``recorder``'s turn through every control.
+
+    What the step does is recorded through ``recorder``: the conductor's, which
+    holds the turn's entries for the writes before and after the executor runs.
+    """
+    turn = recorder.turn
     step = plan.steps[index - 1]
     secrets = (*secrets, *(mandate or NoMandate()).secrets())
     executor = catalog.executors.get(step.tool)
     if executor is None or not executor_admitted(turn.owner, step.tool):
-        return _refuse(turn, index, step.tool, "not_admitted", f"{step.tool} is not available to you.")
+        return _refuse(recorder, index, step.tool, "not_admitted", f"{step.tool} is not available to you.")
     manifest = executor.manifest
     # Where the step runs comes from its manifest and the conversation's device, never from a result.
     destination, device_or_reason = step_destination(turn=turn, manifest=manifest)
     if destination == "refused":
-        return _refuse(turn, index, step.tool, "placement", device_or_reason)
+        return _refuse(recorder, index, step.tool, "placement", device_or_reason)
     try:
         resolved = resolve_step_args(plan, index, results, catalog, combination_rules=combination_rules())
     except MissingInput as missing:
-        trace_record(turn, "control.missing_input", {"step": index, "tool": step.tool, "producer": missing.step})
+        recorder.record("control.missing_input", {"step": index, "tool": step.tool, "producer": missing.step})
         return BoundaryOutcome(kind="missing_input", reason=str(missing))
     except ArgumentsInvalid as invalid:
-        return _refuse(turn, index, step.tool, "arguments_invalid", str(invalid))
+        return _refuse(recorder, index, step.tool, "arguments_invalid", str(invalid))
     try:
         verified = step_provenance_verify(
             owner=turn.owner, plan=plan, index=index, catalog=catalog, resolved=resolved,
             destination="device" if destination == "device" else "server",
         )  # fmt: skip
     except ProvenanceRefused as refused:
-        return _refuse(turn, index, step.tool, refused.code, str(refused), refused.as_trace())
+        return _refuse(recorder, index, step.tool, refused.code, str(refused), refused.as_trace())
     if verified:
-        trace_record(turn, "control.provenance_verified", {"step": index, "tool": step.tool, "verified": verified})
+        recorder.record("control.provenance_verified", {"step": index, "tool": step.tool, "verified": verified})
 
     approval = None
     if manifest.consent.mode == "confirm":
@@ -161,15 +166,15 @@ def invoke_step(
                 plan_digest=turn.plan_digest,
                 catalog_signature=catalog.signature,
             )
-            trace_record(turn, "control.consent_requested", {"step": index, "tool": step.tool})
+            recorder.record("control.consent_requested", {"step": index, "tool": step.tool})
             return BoundaryOutcome(kind="needs_confirmation", consent=consent)
 
     if "credentials.use" in manifest.capabilities and not (mandate or NoMandate()).allows("credentials.use"):
-        return _refuse(turn, index, step.tool, "no_mandate", "This step needs credentials this turn may not use.")
+        return _refuse(recorder, index, step.tool, "no_mandate", "This step needs credentials this turn may not use.")
 
     cancelled = threading.Event()
     # Codes the user gives the step mid-way are secrets like the mandate's.
-    request_input, answered = input_requester(turn=turn, step_index=index, cancelled=cancelled)
+    request_input, answered = input_requester(recorder=recorder, step_index=index, cancelled=cancelled)
     context = ExecutionContext(
         owner=turn.owner,
         turn_id=turn.pk,
@@ -194,18 +199,18 @@ def invoke_step(
     with transaction.atomic():
         # A step is invoked at most once per turn: a second record for it fails here, before any effect.
         record.save(force_insert=True)
-        trace_record(turn, "step.started", {"step": index, "tool": step.tool})
-        turn_write(turn)
+        recorder.record("step.started", {"step": index, "tool": step.tool})
+        recorder.write()
         if approval is not None:
             consent_consume(consent=approval)
-        turn_publish(turn, {"type": "turn.step_started", "step": index, "tool": step.tool})
+        recorder.publish({"type": "turn.step_started", "step": index, "tool": step.tool})
     started = time.monotonic()
     cloud_before = cloud_requests_so_far()
     try:
         # Secrets the turn resolved never reach a model, a log line or a record.
-        with secrets_redacted(secrets), turn_written_at_once(turn):
+        with secrets_redacted(secrets), recorder.at_once():
             if destination == "device":
-                trace_record(turn, "step.sent_to_device", {"step": index, "tool": step.tool})
+                recorder.record("step.sent_to_device", {"step": index, "tool": step.tool})
                 result = device_step_run(
                     turn=turn, index=index, manifest=manifest, arguments=resolved.values,
                     device=device_or_reason, cancelled=cancelled,
@@ -225,17 +230,15 @@ def invoke_step(
     secrets = (*secrets, *(mandate or NoMandate()).secrets(), *answered)
     with transaction.atomic():
         _record_result(record, result, secrets)
-        trace_record(
-            turn,
+        recorder.record(
             "step.finished",
             {"step": index, "tool": step.tool, "outcome": result.outcome, "elapsed_ms": elapsed_ms,
              "error_class": result.error.error_class if result.error else "",
              "cloud_requests": record.cloud_requests,
              "provenance": {name: sorted(steps) for name, steps in resolved.provenance.items()}},
         )  # fmt: skip
-        turn_write(turn)
-        turn_publish(
-            turn,
+        recorder.write()
+        recorder.publish(
             {"type": "turn.step_finished", "step": index, "tool": step.tool, "outcome": result.outcome,
              "summary": redact_text(result.summary, secrets), "cloud_requests": record.cloud_requests,
              "files": [{"path": file.path, "size": file.size} for file in result.files]},

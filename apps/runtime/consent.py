@@ -20,11 +20,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.core.tenancy import get_owned_or_404, owned_rows
+from apps.runtime.lifecycle import turn_decline, turn_hand_off
 from apps.runtime.models import ConsentRequest, Turn
 from apps.runtime.resume import turn_resumption_create
-from apps.runtime.trace import trace_record, turn_publish
 
 CONSENT_LIFETIME = dt.timedelta(minutes=30)
+CONSENT_EXPIRED_ANSWER = "The confirmation expired unanswered; nothing was done for that step."
 
 RefusalReason = Literal[
     "already_decided", "expired", "other_conversation", "plan_changed", "catalog_changed", "turn_not_waiting"
@@ -113,12 +114,7 @@ def consent_decide(
             consent.decision = ConsentRequest.Decision.EXPIRED
             consent.decided_at = now
             consent.save(update_fields=["decision", "decided_at"])
-            if turn.status == Turn.Status.AWAITING_CONFIRMATION:
-                turn.status = Turn.Status.DECLINED
-                turn.answer = "The confirmation expired unanswered; nothing was done for that step."
-                turn.finished_at = now
-                turn.save(update_fields=["status", "answer", "finished_at"])
-                turn_publish(turn, {"type": "turn.finished", "status": turn.status, "answer": turn.answer})
+            turn_decline(turn=turn, answer=CONSENT_EXPIRED_ANSWER)  # unless it stopped waiting meanwhile
         else:
             return _apply_decision(consent, turn, now=now, confirm=confirm, catalog=current_catalog_signature)
     # Raised after the commit, so the expiry itself is recorded.
@@ -128,9 +124,13 @@ def consent_decide(
 def _apply_decision(
     consent: ConsentRequest, turn: Turn, *, now: dt.datetime, confirm: bool, catalog: str
 ) -> ConsentDecision:
-    """Check the binding to the exact plan and catalog, then record the decision."""
+    """Check the binding to the exact plan and catalog, then record the decision (inside its transaction).
+
+    The turn's end is a compare-and-set: if the turn stopped waiting meanwhile,
+    the decision is refused and rolled back with everything it wrote.
+    """
     if turn.status != Turn.Status.AWAITING_CONFIRMATION:
-        raise ConsentRefused("turn_not_waiting", "The turn is no longer waiting for this confirmation.")
+        raise ConsentRefused("turn_not_waiting", _NOT_WAITING)
     if turn.plan_digest != consent.plan_digest:
         raise ConsentRefused("plan_changed", "The plan changed after this confirmation was asked.")
     if catalog != consent.catalog_signature:
@@ -139,24 +139,21 @@ def _apply_decision(
     if not confirm:
         consent.decision = ConsentRequest.Decision.DECLINED
         consent.save(update_fields=["decision", "decided_at"])
-        turn.status = Turn.Status.DECLINED
-        turn.answer = "You declined; nothing was done for that step."
-        turn.finished_at = now
-        turn.save(update_fields=["status", "answer", "finished_at"])
-        trace_record(turn, "consent.declined", {"step": consent.step_index})
-        turn_publish(turn, {"type": "turn.finished", "status": turn.status, "answer": turn.answer})
+        declined = [("consent.declined", {"step": consent.step_index})]
+        if not turn_decline(turn=turn, answer="You declined; nothing was done for that step.", trace=declined):
+            raise ConsentRefused("turn_not_waiting", _NOT_WAITING)
         return ConsentDecision(consent=consent, resumed_turn=None)
     resumed = turn_resumption_create(turn=turn)
     consent.decision = ConsentRequest.Decision.CONFIRMED
     consent.resumed_turn = resumed
     consent.save(update_fields=["decision", "decided_at", "resumed_turn"])
-    turn.status = Turn.Status.HANDED_OFF
-    turn.answer = "Confirmed; the plan continues in the resumed turn."
-    turn.finished_at = now
-    turn.save(update_fields=["status", "answer", "finished_at"])
-    trace_record(turn, "consent.confirmed", {"step": consent.step_index, "resumed_turn": resumed.pk})
-    turn_publish(turn, {"type": "turn.finished", "status": turn.status, "answer": turn.answer})
+    confirmed = [("consent.confirmed", {"step": consent.step_index, "resumed_turn": resumed.pk})]
+    if not turn_hand_off(turn=turn, answer="Confirmed; the plan continues in the resumed turn.", trace=confirmed):
+        raise ConsentRefused("turn_not_waiting", _NOT_WAITING)
     return ConsentDecision(consent=consent, resumed_turn=resumed)
+
+
+_NOT_WAITING = "The turn is no longer waiting for this confirmation."
 
 
 def consent_approval_for_step(

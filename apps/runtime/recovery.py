@@ -53,10 +53,10 @@ from apps.runtime.boundary import BoundaryOutcome, invoke_step
 from apps.runtime.device_steps import step_destination
 from apps.runtime.executors import Catalog, Mandate, StepResult
 from apps.runtime.manifests import Manifest
-from apps.runtime.models import StepRecord, Turn
+from apps.runtime.models import StepRecord
 from apps.runtime.plans import Plan
 from apps.runtime.resume import CONTINUED_IN_RESUMED_TURN, READ_ONLY_CAPABILITIES
-from apps.runtime.trace import trace_record, turn_publish, turn_write
+from apps.runtime.trace import TurnRecorder
 
 # Automatic retries one step may get in a turn.
 MAX_STEP_RETRIES: Final = 1
@@ -121,16 +121,19 @@ class RecoveredStep:
 
 def invoke_with_recovery(
     *,
-    turn: Turn,
+    recorder: TurnRecorder,
     plan: Plan,
     index: int,
     catalog: Catalog,
     results: Mapping[int, StepResult],
     mandate: Mandate | None,
 ) -> RecoveredStep:
-    """Invoke step ``index`` through the boundary, then apply the recovery rule to a failure."""
+    """Invoke step ``index`` through the boundary, then apply the recovery rule to a failure.
+
+    Both attempts and the decision are recorded through ``recorder``, the conductor's.
+    """
     tool = plan.steps[index - 1].tool
-    outcome = invoke_step(turn=turn, plan=plan, index=index, catalog=catalog, results=results, mandate=mandate)
+    outcome = invoke_step(recorder=recorder, plan=plan, index=index, catalog=catalog, results=results, mandate=mandate)
     secrets = outcome.secrets
     retries = 0
     while outcome.result is not None and outcome.result.outcome == "failed":
@@ -138,13 +141,13 @@ def invoke_with_recovery(
         if error is not None and error.code == CONTINUED_IN_RESUMED_TURN:
             break  # not a failure to recover from: the work goes on in a resumed turn
         manifest = catalog.manifest(tool)
-        on_device = manifest is not None and step_destination(turn=turn, manifest=manifest)[0] == "device"
+        on_device = manifest is not None and step_destination(turn=recorder.turn, manifest=manifest)[0] == "device"
         decision = recovery_decision(manifest=manifest, result=outcome.result, retries=retries, on_device=on_device)
         if not decision.retry:
-            trace_record(turn, "step.not_retried", {"step": index, "tool": tool, "reason": decision.reason})
+            recorder.record("step.not_retried", {"step": index, "tool": tool, "reason": decision.reason})
             return RecoveredStep(outcome, secrets, f"step {index} ({tool}) {decision.limitation}")
         retried = _step_retry(
-            turn=turn, plan=plan, index=index, catalog=catalog, results=results, mandate=mandate,
+            recorder=recorder, plan=plan, index=index, catalog=catalog, results=results, mandate=mandate,
             failed=outcome.result,
         )  # fmt: skip
         if retried is None:  # its record is no longer the one the rule allowed: nothing ran again
@@ -162,7 +165,7 @@ def _retriable(record: StepRecord) -> bool:
 
 def _step_retry(
     *,
-    turn: Turn,
+    recorder: TurnRecorder,
     plan: Plan,
     index: int,
     catalog: Catalog,
@@ -175,25 +178,25 @@ def _step_retry(
     ``None``, without running anything, if the step's record is no longer the
     failed, effect-free one the rule allowed (changed meanwhile).
     """
+    turn = recorder.turn
     step = plan.steps[index - 1]
     error = failed.error
     code = error.code if error is not None else ""
     with transaction.atomic():
         record = StepRecord.objects.select_for_update().filter(turn=turn, index=index).first()
         if record is None or not _retriable(record):
-            trace_record(turn, "step.not_retried", {"step": index, "tool": step.tool, "reason": "record_changed"})
-            turn_write(turn)
+            recorder.record("step.not_retried", {"step": index, "tool": step.tool, "reason": "record_changed"})
+            recorder.write()
             return None
         record.delete()
-        trace_record(
-            turn,
+        recorder.record(
             "step.retried",
             {"step": index, "tool": step.tool, "attempt": 2, "error_class": "recoverable", "error_code": code},
         )
-        turn_write(turn)
+        recorder.write()
         # The live page shows the failed step running again rather than a failure that then changes.
-        turn_publish(turn, {"type": "turn.step_retried", "step": index, "tool": step.tool, "error_code": code})
-    outcome = invoke_step(turn=turn, plan=plan, index=index, catalog=catalog, results=results, mandate=mandate)
+        recorder.publish({"type": "turn.step_retried", "step": index, "tool": step.tool, "error_code": code})
+    outcome = invoke_step(recorder=recorder, plan=plan, index=index, catalog=catalog, results=results, mandate=mandate)
     if outcome.result is None:
         return outcome
     notice = RETRIED_NOTICE.format(code=code)

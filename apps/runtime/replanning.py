@@ -48,7 +48,7 @@ from apps.runtime.planner import planning_tier, propose_with_model
 from apps.runtime.plans import GuardOutcome, PlanInvalid, apply_guards, validate_plan
 from apps.runtime.requested_actions import requested_actions
 from apps.runtime.scratchpad import scratchpad_for_turn
-from apps.runtime.trace import trace_record
+from apps.runtime.trace import TurnRecorder
 
 # Why the guards ask for a new proposal; their other changes are corrections.
 _PROBLEMS: Final = frozenset({"requested_tool_missing", "producer_unavailable", "amended_plan_invalid"})
@@ -63,17 +63,19 @@ REFUSAL_CHANGED: Final = (
 )
 
 
-def plan_checked(*, turn: Turn, raw_plan: Any, catalog: Catalog, requested: Sequence[str]) -> GuardOutcome | str:
-    """``raw_plan`` validated and guarded for ``turn``, or the answer saying why it is not valid."""
+def plan_checked(
+    *, recorder: TurnRecorder, raw_plan: Any, catalog: Catalog, requested: Sequence[str]
+) -> GuardOutcome | str:
+    """``raw_plan`` validated and guarded for ``recorder``'s turn, or the answer saying why it is not valid."""
     rules = combination_rules()
     try:
         plan = validate_plan(raw_plan, catalog, combination_rules=rules)
     except PlanInvalid as invalid:
-        trace_record(turn, "plan.invalid", {"errors": [error.code for error in invalid.errors]})
+        recorder.record("plan.invalid", {"errors": [error.code for error in invalid.errors]})
         return f"The plan is not valid: {invalid}"
     guarded = apply_guards(plan, catalog, requested_tools=requested, combination_rules=rules)
     if guarded.changes:
-        trace_record(turn, "plan.guarded", {"changes": [change.as_json() for change in guarded.changes]})
+        recorder.record("plan.guarded", {"changes": [change.as_json() for change in guarded.changes]})
     return guarded
 
 

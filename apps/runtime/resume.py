@@ -101,13 +101,14 @@ def turn_resumption_create(*, turn: Turn) -> Turn:
     """A new queued turn linked to ``turn`` (``resumed_from``) with its owner, conversation and plan.
 
     Conducted, it inherits the results and files of the steps that already did
-    their work and runs the rest of the plan; the caller enqueues it.
+    their work and runs the rest of the plan; the caller enqueues it. Like
+    every new turn it starts queued; from there its state changes only through
+    :mod:`apps.runtime.lifecycle`.
     """
     return Turn.objects.create(
         owner_id=turn.owner_id,
         conversation_id=turn.conversation_id,
         request_text=turn.request_text,
-        status=Turn.Status.QUEUED,
         path=turn.path,
         plan=turn.plan,
         plan_digest=turn.plan_digest,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from apps.runtime.turns import RUN_TURN_TASK, consents_expire, turn_claim, turn_conduct
+from apps.runtime.lifecycle import turn_claim
+from apps.runtime.turns import RUN_TURN_TASK, consents_expire, turn_conduct
 
 
 # The hard and soft limits come from METNOS_TASK_TIME_LIMIT / _SOFT_TIME_LIMIT

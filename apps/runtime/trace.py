@@ -5,24 +5,34 @@ undo receipts — in ``data``, and anything that may be personal in
 ``content``. Nothing recorded here may contain a secret: callers pass values
 through :mod:`apps.core.redaction` with the turn's known secrets before they
 are stored or sent.
+
+A conducted turn is recorded through its :class:`TurnRecorder`, which the
+conductor creates, holds and passes on (to the boundary, recovery, the
+lifecycle). Anyone else writes an entry at once with :func:`trace_record`.
+Either way an entry's sequence is taken when it is written, inside the
+writing transaction and under the turn's row lock, so writers in other
+threads or processes (an undo receipt, a decision in the web process)
+continue the same gapless trace instead of colliding with it.
 """
 
 from __future__ import annotations
 
 import contextvars
+import functools
 import json
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Final
 
-from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db import connections, router, transaction
 
 from apps.core.events import TurnEvent
 from apps.runtime.event_sender import send_in_order
 from apps.runtime.models import TraceEvent, Turn
 
 MAX_PREVIEW_CHARS = 2000
+# The turn's state: written only by its lifecycle (apps/runtime/lifecycle.py), never by a recorder.
+TURN_STATE_FIELDS: Final = frozenset({"status", "answer", "started_at", "finished_at", "conducted_by"})
 
 
 def preview(value: Any, *, limit: int = MAX_PREVIEW_CHARS) -> Any:
@@ -33,137 +43,132 @@ def preview(value: Any, *, limit: int = MAX_PREVIEW_CHARS) -> Any:
     return {"truncated": True, "preview": text[:limit], "total_chars": len(text)}
 
 
-class _Unwritten:
-    """What was recorded about a turn in memory and is not in the database yet."""
+class TurnRecorder:
+    """The trace entries and changed fields of one turn that are not written yet, and when they are.
 
-    def __init__(self) -> None:
-        self.fields: set[str] = set()
-        self.trace: list[TraceEvent] = []
-        self.holding = False  # inside turn_recording: trace entries wait for turn_write
-        self.next_sequence: int | None = None  # None: look at the table before numbering
-
-
-def _unwritten(turn: Turn) -> _Unwritten:
-    unwritten: _Unwritten | None = turn.__dict__.get("_metnos_unwritten")
-    if unwritten is None:
-        unwritten = turn.__dict__["_metnos_unwritten"] = _Unwritten()
-    return unwritten
-
-
-@contextmanager
-def turn_recording(turn: Turn, *, trace_is_empty: bool = False) -> Iterator[None]:
-    """Hold the turn's trace entries and changed fields in memory while it is conducted.
-
-    :func:`turn_write` writes them, with whatever else it is given, in one
-    transaction: the boundary does so with the step record before an executor
-    runs and again with its result, the conductor when the turn stops or ends.
-    So everything about a step that started is in the database before its
-    effect can happen; a killed process loses at most entries about planning
-    since the last write, and the turn is still found and ended truthfully
-    (``turns_reconcile_interrupted``). Whatever is still held when the block
-    ends is written then.
-
-    ``trace_is_empty`` lets the conductor of a turn that never ran number its
-    entries without looking at the table; if someone wrote meanwhile, the
-    unique sequence makes the write fail and the entries are renumbered.
+    While :meth:`holding` (the conductor holds its turn's recorder so), an
+    entry waits for the recorder's next :meth:`write`, which writes it in one
+    transaction with the fields noted :meth:`changed` and whatever the caller
+    adds to that transaction: the boundary writes the step record so before
+    an executor runs and again with its result, the lifecycle the turn's new
+    state. So everything about a step that started is in the database before
+    its effect can happen; a killed process loses at most entries about
+    planning since the last write, and the turn is still found and ended
+    truthfully (``turns_reconcile_interrupted``). Otherwise (and inside
+    :meth:`at_once`, while an executor runs) each entry is written as it is
+    recorded.
     """
-    unwritten = _unwritten(turn)
-    unwritten.holding = True
-    if trace_is_empty and unwritten.next_sequence is None:
-        unwritten.next_sequence = 1
-    try:
-        yield
-    finally:
-        unwritten.holding = False
-        if unwritten.fields or unwritten.trace:
-            turn_write(turn)
 
+    def __init__(self, turn: Turn) -> None:
+        self.turn = turn
+        self._fields: set[str] = set()
+        self._entries: list[TraceEvent] = []
+        self._holding = False
 
-@contextmanager
-def turn_written_at_once(turn: Turn) -> Iterator[None]:
-    """While the block runs (an executor), entries about ``turn`` are written as they are recorded.
+    @contextmanager
+    def holding(self) -> Iterator[TurnRecorder]:
+        """Hold entries for the next :meth:`write`; what is still held when the block ends is written then."""
+        holding, self._holding = self._holding, True
+        try:
+            yield self
+        finally:
+            self._holding = holding
+            self.write()
 
-    An executor may record entries and then wait (for the user's answer, say):
-    nothing it records is held back behind its own end.
-    """
-    unwritten = _unwritten(turn)
-    holding, unwritten.holding = unwritten.holding, False
-    if unwritten.fields or unwritten.trace:
-        turn_write(turn)
-    try:
-        yield
-    finally:
-        unwritten.holding = holding
+    @contextmanager
+    def at_once(self) -> Iterator[None]:
+        """While the block runs (an executor), entries are written as they are recorded, after what was held.
 
+        An executor may record entries and then wait (for the user's answer, say):
+        nothing it records is held back behind its own end.
+        """
+        self.write()
+        holding, self._holding = self._holding, False
+        try:
+            yield
+        finally:
+            self._holding = holding
 
-def turn_changed(turn: Turn, *fields: str) -> None:
-    """Note fields of ``turn`` changed in memory; the turn's next :func:`turn_write` writes them."""
-    _unwritten(turn).fields.update(fields)
+    def record(self, kind: str, data: Mapping[str, Any] | None = None, content: Any = None) -> TraceEvent:
+        """Append one trace entry: held for the next :meth:`write`, or written at once when not holding."""
+        entry = TraceEvent(
+            owner_id=self.turn.owner_id,
+            turn=self.turn,
+            kind=kind,
+            data=dict(data or {}),
+            content={"value": content} if content is not None else {},
+        )
+        self._entries.append(entry)
+        if not self._holding:
+            self.write()
+        return entry
 
+    def changed(self, *fields: str) -> None:
+        """Note fields of the turn changed in memory; the next :meth:`write` writes them."""
+        owned = TURN_STATE_FIELDS.intersection(fields)
+        if owned:
+            raise ValueError(f"{sorted(owned)} change only through apps.runtime.lifecycle")
+        self._fields.update(fields)
 
-def turn_write(turn: Turn, *fields: str) -> None:
-    """Write ``fields``, the fields noted changed and the held trace entries, in one transaction.
+    def write(self, *fields: str) -> None:
+        """Write ``fields``, the fields noted changed and the held entries, in one transaction.
 
-    Inside a transaction already open it joins it, so a caller can add its own
-    rows (a step record, a consumed approval) to the same commit.
-    """
-    unwritten = _unwritten(turn)
-    names = sorted(unwritten.fields.union(fields))
-    if names:
+        Inside a transaction already open it joins it, so a caller can add its own
+        rows (a step record, a consumed approval) to the same commit.
+        """
+        self.changed(*fields)
+        names, entries = sorted(self._fields), self._entries
+        if not names and not entries:
+            return
         with transaction.atomic(savepoint=False):
-            # An update of the named columns: save() would do the same with more work on every step.
-            Turn.objects.filter(pk=turn.pk).update(**{name: getattr(turn, name) for name in names})
-            if unwritten.trace:
-                _write_trace(turn, unwritten)
-    elif unwritten.trace:
-        _write_trace(turn, unwritten)
-    unwritten.fields.clear()
-    unwritten.trace.clear()
+            if names:
+                # An update of the named columns (it also locks the turn's row for the numbering below).
+                Turn.objects.filter(pk=self.turn.pk).update(**{name: getattr(self.turn, name) for name in names})
+            if entries:
+                _insert_numbered(self.turn.pk, entries, locked=bool(names))
+        self._fields.clear()
+        self._entries = []
+
+    def publish(self, event: TurnEvent) -> None:
+        """:func:`turn_publish` for this recorder's turn."""
+        turn_publish(self.turn, event)
 
 
-def _write_trace(turn: Turn, unwritten: _Unwritten) -> None:
-    entries = unwritten.trace
-    try:
-        with transaction.atomic():
-            _number(turn, unwritten, entries)
-            TraceEvent.objects.bulk_create(entries)
-    except IntegrityError:
-        # Someone else wrote to this trace meanwhile (an undo receipt, a
-        # decision in the web process): number after what is there, once.
-        unwritten.next_sequence = None
-        _number(turn, unwritten, entries)
-        TraceEvent.objects.bulk_create(entries)
+def _insert_numbered(turn_id: int, entries: list[TraceEvent], *, locked: bool) -> None:
+    """Number ``entries`` after the turn's last one and insert them; inside the writing transaction.
+
+    The turn's row lock orders writers of one trace (the lock an UPDATE of the
+    turn takes), so the number read is still the last when the entries land.
+    SQLite needs none: its transactions take the database's write lock when
+    they begin (IMMEDIATE).
+    """
+    connection = connections[router.db_for_write(TraceEvent)]
+    if not locked and connection.features.has_select_for_update:
+        list(Turn.objects.select_for_update(no_key=True).filter(pk=turn_id).values_list("pk"))
+    with connection.cursor() as cursor:
+        cursor.execute(_last_sequence_sql(connection.alias), [turn_id])
+        (last,) = cursor.fetchone()
+    for offset, entry in enumerate(entries, start=1):
+        entry.sequence = (last or 0) + offset
+    TraceEvent.objects.bulk_create(entries)
 
 
-def _number(turn: Turn, unwritten: _Unwritten, entries: list[TraceEvent]) -> None:
-    # One process conducts a turn at a time (turns are claimed), so the next
-    # number is kept in memory after one look at the table.
-    first = unwritten.next_sequence
-    if first is None:
-        first = (TraceEvent.objects.filter(turn=turn).aggregate(last=Max("sequence"))["last"] or 0) + 1
-    for offset, entry in enumerate(entries):
-        entry.sequence = first + offset
-    unwritten.next_sequence = first + len(entries)
+@functools.cache
+def _last_sequence_sql(alias: str) -> str:
+    # Written out: building the equivalent queryset costs ten times the read, on the write before every
+    # step (bench/bench_turns.py). It reads the unique (turn, sequence) index; only our names go in.
+    table = connections[alias].ops.quote_name(TraceEvent._meta.db_table)
+    return f"SELECT MAX(sequence) FROM {table} WHERE turn_id = %s"  # noqa: S608
 
 
 def trace_record(turn: Turn, kind: str, data: Mapping[str, Any] | None = None, content: Any = None) -> TraceEvent:
-    """Append one trace entry (sequence numbers are per turn, increasing, without gaps).
+    """Write one trace entry at once (sequence numbers are per turn, increasing, without gaps).
 
-    While the turn is conducted (:func:`turn_recording`) the entry is held
-    until the turn's next :func:`turn_write`; otherwise it is written at once.
+    For writers outside the turn's conductor (a consent decision, an undo
+    receipt, the verification panel); the conductor records through its
+    :class:`TurnRecorder`.
     """
-    entry = TraceEvent(
-        owner_id=turn.owner_id,
-        turn=turn,
-        kind=kind,
-        data=dict(data or {}),
-        content={"value": content} if content is not None else {},
-    )
-    unwritten = _unwritten(turn)
-    unwritten.trace.append(entry)
-    if not unwritten.holding:
-        turn_write(turn)
-    return entry
+    return TurnRecorder(turn).record(kind, data, content)
 
 
 _observers: contextvars.ContextVar[tuple[Callable[[TurnEvent], None], ...]] = contextvars.ContextVar(

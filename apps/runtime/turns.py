@@ -6,12 +6,15 @@ invocation boundary and ends the turn truthfully: completed, partial, failed,
 awaiting confirmation — never a success it did not observe. A failed step
 gets at most one automatic retry, only when nothing can have changed
 (:mod:`apps.runtime.recovery`); otherwise the answer states the limitation.
+
+The conductor holds the turn's :class:`~apps.runtime.trace.TurnRecorder` and
+passes it on; every change of the turn's state is a transition of
+:mod:`apps.runtime.lifecycle`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import logging
 import os
 import socket
@@ -19,25 +22,33 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
-from django.db import DEFAULT_DB_ALIAS, connections, router, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from apps.accounts.models import User
 from apps.core.enqueue import enqueue_after_commit
 from apps.core.redaction import redact_text
 from apps.runtime.boundary import result_from_json
 from apps.runtime.catalog import current_catalog
+from apps.runtime.consent import CONSENT_EXPIRED_ANSWER
 from apps.runtime.executors import Catalog, Mandate, NoMandate, StepResult, mandate_for_plan
 from apps.runtime.handoff import handoff_before_step
+from apps.runtime.lifecycle import (
+    conductor_identity,
+    turn_await_confirmation,
+    turn_decline,
+    turn_finish,
+    turn_interrupt,
+    turn_start,
+)
 from apps.runtime.model_client import ModelUsage, counting_into
-from apps.runtime.models import Conversation, InputRequest, StepRecord, Turn
+from apps.runtime.models import ConsentRequest, Conversation, InputRequest, StepRecord, Turn
 from apps.runtime.paths import PathChoice, choose_path, plan_cache_store
 from apps.runtime.plans import GuardOutcome, Plan
 from apps.runtime.recovery import invoke_with_recovery
 from apps.runtime.replanning import plan_again, plan_checked, requested_tools, what_is_missing
 from apps.runtime.resume import CONTINUED_IN_RESUMED_TURN, asks_to_resume, resumption_for
-from apps.runtime.trace import trace_record, turn_changed, turn_publish, turn_recording, turn_write
+from apps.runtime.trace import TurnRecorder
 
 logger = logging.getLogger(__name__)
 
@@ -99,14 +110,10 @@ def turn_enqueue(turn: Turn) -> None:
     enqueue_after_commit(RUN_TURN_TASK, turn.pk, turn.owner_id)
 
 
-def _finish(turn: Turn, status: str, answer: str) -> Turn:
-    turn.status = status
-    turn.answer = answer
-    turn.finished_at = timezone.now()
-    trace_record(turn, "turn.finished", {"status": status})
-    turn_write(turn, "status", "answer", "finished_at")
-    turn_publish(turn, {"type": "turn.finished", "status": status, "answer": answer})
-    return turn
+def _finish(recorder: TurnRecorder, status: str, answer: str) -> Turn:
+    # Unless the turn was ended meanwhile (found interrupted): then it keeps that end.
+    turn_finish(turn=recorder.turn, status=status, answer=answer, recorder=recorder)
+    return recorder.turn
 
 
 def _inherited_results(turn: Turn) -> dict[int, StepResult]:
@@ -155,20 +162,18 @@ def turn_conduct(*, turn: Turn, catalog: Catalog | None = None, mandate: Mandate
 def _conduct(turn: Turn, catalog: Catalog | None, mandate: Mandate | None) -> Turn:
     catalog = catalog or current_catalog()
     claimed = turn.status == Turn.Status.RUNNING and turn.conducted_by == conductor_identity()
-    if not claimed:
-        # Conducted without a claim (the operator CLI): say so before any
-        # work that may take long, so a killed process is found.
-        turn.status = Turn.Status.RUNNING
-        turn.started_at = timezone.now()
-        turn.conducted_by = conductor_identity()
-        turn.save(update_fields=["status", "started_at", "conducted_by"])
-    turn_publish(turn, {"type": "turn.started", "path": turn.path, "request": turn.request_text})
-    # Nobody writes the trace of a turn before its conductor does.
-    with turn_recording(turn, trace_is_empty=True):
-        return _plan_and_run(turn, catalog, mandate)
+    # Conducted without a claim (the operator CLI): start it before any work that may take long, so a
+    # killed process is found. A turn that is neither claimed nor queued is never conducted (again).
+    if not claimed and not turn_start(turn=turn):
+        return turn
+    # The conductor holds the turn's recorder and passes it on: to the boundary, recovery, the lifecycle.
+    recorder = TurnRecorder(turn)
+    with recorder.holding():
+        return _plan_and_run(recorder, catalog, mandate)
 
 
-def _plan_and_run(turn: Turn, catalog: Catalog, mandate: Mandate | None) -> Turn:
+def _plan_and_run(recorder: TurnRecorder, catalog: Catalog, mandate: Mandate | None) -> Turn:
+    turn = recorder.turn
     raw_plan: Any = turn.plan
     request = turn.request_text
     # A plan given explicitly is run as given (its request is only a label); one from a form, a plan
@@ -177,74 +182,73 @@ def _plan_and_run(turn: Turn, catalog: Catalog, mandate: Mandate | None) -> Turn
     replannable = not explicit
     stale_fast_path = None
     if turn.resumed_from_id is not None and turn.catalog_signature != catalog.signature:
-        return _finish(turn, Turn.Status.FAILED, "Metnos's capabilities changed since you confirmed; ask again.")
+        return _finish(recorder, Turn.Status.FAILED, "Metnos's capabilities changed since you confirmed; ask again.")
     if raw_plan is None and asks_to_resume(turn.request_text):
         resumption = resumption_for(turn=turn, catalog=catalog)
-        trace_record(turn, "path.chosen", {"path": Turn.Path.RULE, "reason": "deterministic rule: resume",
-                                           "resumes": resumption.turn.pk if resumption.turn else None})  # fmt: skip
+        recorder.record("path.chosen", {"path": Turn.Path.RULE, "reason": "deterministic rule: resume",
+                                        "resumes": resumption.turn.pk if resumption.turn else None})  # fmt: skip
         turn.path = Turn.Path.RULE
         if resumption.turn is None:
-            return _finish(turn, Turn.Status.FAILED, resumption.refusal)
+            return _finish(recorder, Turn.Status.FAILED, resumption.refusal)
         # A new turn linked to the suspended one: finished steps are inherited, never re-run.
         turn.resumed_from = resumption.turn
-        turn_changed(turn, "resumed_from")
+        recorder.changed("resumed_from")
         raw_plan, request = resumption.turn.plan, resumption.turn.request_text
         explicit = resumption.turn.path == Turn.Path.PLAN
         replannable = not explicit
     elif raw_plan is None:
         choice = choose_path(turn=turn, catalog=catalog)
         turn.path = choice.path
-        _trace_choice(turn, choice)
+        _trace_choice(recorder, choice)
         if choice.plan is None:
             answer = choice.refusal or f"I could not make a plan for this request: {choice.reason}."
-            return _finish(turn, Turn.Status.FAILED, answer)
+            return _finish(recorder, Turn.Status.FAILED, answer)
         raw_plan = choice.plan
         # A model proposal already had its bounded new requests: it is not asked again below.
         replannable = choice.model_requests == 0
         stale_fast_path = choice.cache if choice.path == Turn.Path.FAST_PATH else None
     else:
-        trace_record(turn, "path.chosen", {"path": turn.path, "reason": "plan given"})
+        recorder.record("path.chosen", {"path": turn.path, "reason": "plan given"})
 
     requested = () if explicit else requested_tools(request, catalog)
-    checked = plan_checked(turn=turn, raw_plan=raw_plan, catalog=catalog, requested=requested)
+    checked = plan_checked(recorder=recorder, raw_plan=raw_plan, catalog=catalog, requested=requested)
     inherit = True
     if not isinstance(checked, str) and checked.needs_new_proposal:
         if stale_fast_path is not None:
             stale_fast_path.delete()  # it cannot serve this request any more
         if not replannable:
-            return _finish(turn, Turn.Status.FAILED, _misses(checked))
+            return _finish(recorder, Turn.Status.FAILED, _misses(checked))
         choice = plan_again(turn=turn, catalog=catalog, request=request, guarded=checked)
         turn.path = choice.path
-        _trace_choice(turn, choice)
+        _trace_choice(recorder, choice)
         if choice.plan is None:
-            return _finish(turn, Turn.Status.FAILED, choice.refusal or choice.reason)
-        checked = plan_checked(turn=turn, raw_plan=choice.plan, catalog=catalog, requested=requested)
+            return _finish(recorder, Turn.Status.FAILED, choice.refusal or choice.reason)
+        checked = plan_checked(recorder=recorder, raw_plan=choice.plan, catalog=catalog, requested=requested)
         inherit = False  # a new plan: a resumed turn's step numbers mean other steps in it
     if isinstance(checked, str):
-        return _finish(turn, Turn.Status.FAILED, checked)
+        return _finish(recorder, Turn.Status.FAILED, checked)
     if checked.needs_new_proposal:
-        return _finish(turn, Turn.Status.FAILED, _misses(checked))
+        return _finish(recorder, Turn.Status.FAILED, _misses(checked))
     plan = checked.plan
     turn.plan = plan.as_json()
     turn.plan_digest = plan.digest()
     turn.catalog_signature = catalog.signature
     # Written with the first step's record, just before anything can happen.
-    turn_changed(turn, "plan", "plan_digest", "catalog_signature", "path")
-    trace_record(turn, "plan.accepted", {"steps": [step.tool for step in plan.steps]})
+    recorder.changed("plan", "plan_digest", "catalog_signature", "path")
+    recorder.record("plan.accepted", {"steps": [step.tool for step in plan.steps]})
     if mandate is None:
         # Credentials the plan names, for the origins it names; never a value in the plan.
         mandate = mandate_for_plan(owner=turn.owner, turn_id=turn.pk, plan=plan, catalog=catalog)
     # A plan is remembered under the request it answers: a resumption's request only says "continue".
-    return _run_steps(turn, plan, catalog, mandate, inherit=inherit, cache=request == turn.request_text)
+    return _run_steps(recorder, plan, catalog, mandate, inherit=inherit, cache=request == turn.request_text)
 
 
 def _misses(guarded: GuardOutcome) -> str:
     return f"The plan misses {what_is_missing(guarded)}; a new proposal is needed."
 
 
-def _trace_choice(turn: Turn, choice: PathChoice) -> None:
-    trace_record(
-        turn,
+def _trace_choice(recorder: TurnRecorder, choice: PathChoice) -> None:
+    recorder.record(
         "path.chosen",
         {"path": choice.path, "reason": choice.reason, "model_requests": choice.model_requests,
          "error_codes": list(choice.error_codes)},
@@ -252,8 +256,9 @@ def _trace_choice(turn: Turn, choice: PathChoice) -> None:
 
 
 def _run_steps(
-    turn: Turn, plan: Plan, catalog: Catalog, mandate: Mandate | None, *, inherit: bool, cache: bool
+    recorder: TurnRecorder, plan: Plan, catalog: Catalog, mandate: Mandate | None, *, inherit: bool, cache: bool
 ) -> Turn:
+    turn = recorder.turn
     results = _inherited_results(turn) if inherit else {}
     met: list[str] = []  # secrets steps met outside the mandate (codes the user typed)
 
@@ -266,42 +271,35 @@ def _run_steps(
             continue
         handed_off = handoff_before_step(turn=turn, plan=plan, index=index, catalog=catalog, results=results)
         if handed_off is not None:
-            trace_record(turn, "turn.handed_off", {"step": index})
-            return _finish(turn, Turn.Status.HANDED_OFF, handed_off)
+            recorder.record("turn.handed_off", {"step": index})
+            return _finish(recorder, Turn.Status.HANDED_OFF, handed_off)
         # Bounded recovery (apps/runtime/recovery.py): one retry of a read-only step, never a blind repeat.
-        attempt = invoke_with_recovery(turn=turn, plan=plan, index=index, catalog=catalog, results=results,
-                                       mandate=mandate)  # fmt: skip
+        attempt = invoke_with_recovery(recorder=recorder, plan=plan, index=index, catalog=catalog,
+                                       results=results, mandate=mandate)  # fmt: skip
         outcome = attempt.outcome
         met.extend(attempt.secrets)
         if outcome.kind == "needs_confirmation" and outcome.consent is not None:
-            turn.status = Turn.Status.AWAITING_CONFIRMATION
-            turn.answer = "Waiting for your confirmation before: " + outcome.consent.proposal.get("action", "")
-            turn_write(turn, "status", "answer")
-            turn_publish(
-                turn,
-                {"type": "turn.confirmation_requested", "step": index, "consent_id": outcome.consent.pk,
-                 "proposal": dict(outcome.consent.proposal)},
-            )  # fmt: skip
+            turn_await_confirmation(recorder=recorder, consent=outcome.consent)
             return turn
         if outcome.result is None:  # refused or missing input: nothing ran
             _skip_rest(turn, plan, index, refused_code=outcome.code)
-            return _finish(turn, _stopped_status(results), answer(stop_reason=outcome.reason))
+            return _finish(recorder, _stopped_status(results), answer(stop_reason=outcome.reason))
         results[index] = outcome.result
         if outcome.result.outcome == "failed":
             _skip_rest(turn, plan, index + 1)
             error = outcome.result.error
             if error is not None and error.code == CONTINUED_IN_RESUMED_TURN:
-                trace_record(turn, "turn.handed_off", {"step": index, "to": "resumed_turn"})
-                return _finish(turn, Turn.Status.HANDED_OFF, answer())
+                recorder.record("turn.handed_off", {"step": index, "to": "resumed_turn"})
+                return _finish(recorder, Turn.Status.HANDED_OFF, answer())
             # The answer states why the failed step was not (or no longer) retried.
-            return _finish(turn, _stopped_status(results), answer(stop_reason=attempt.limitation))
+            return _finish(recorder, _stopped_status(results), answer(stop_reason=attempt.limitation))
     status = Turn.Status.COMPLETED
     if any(result.outcome == "partial" for result in results.values()):
         status = Turn.Status.PARTIAL
     cached_paths = {Turn.Path.PROPOSAL, Turn.Path.FAST_PATH, Turn.Path.AUTOPATH}
     if cache and status == Turn.Status.COMPLETED and turn.path in cached_paths:
         plan_cache_store(turn=turn, plan=plan.as_json(), catalog=catalog)
-    return _finish(turn, status, answer())
+    return _finish(recorder, status, answer())
 
 
 def _skip_rest(turn: Turn, plan: Plan, first: int, refused_code: str = "") -> None:
@@ -335,10 +333,6 @@ def _answer(plan: Plan, results: Mapping[int, StepResult], stop_reason: str = ""
     if stop_reason:
         lines.append(f"Stopped: {stop_reason}")
     return "\n".join(lines)
-
-
-def conductor_identity() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
 
 
 def _process_alive(pid: int) -> bool:
@@ -398,10 +392,12 @@ def turns_reconcile_interrupted(*, running_longer_than: dt.timedelta | None = No
                     )  # fmt: skip
             done = StepRecord.objects.filter(turn=locked).exclude(outcome=StepRecord.Outcome.SKIPPED).order_by("index")
             lines = [f"{record.index}. {record.tool}: {record.summary or record.outcome}" for record in done]
+            recorder = TurnRecorder(locked)
             locked.path = locked.path or Turn.Path.NONE
-            turn_changed(locked, "path")
-            _finish(locked, Turn.Status.INTERRUPTED, "\n".join([*lines, f"Stopped: {INTERRUPTED_MESSAGE}"]))
-            ended.append(locked)
+            recorder.changed("path")
+            answer = "\n".join([*lines, f"Stopped: {INTERRUPTED_MESSAGE}"])
+            if turn_interrupt(turn=locked, answer=answer, recorder=recorder):
+                ended.append(locked)
     return ended
 
 
@@ -421,54 +417,8 @@ def turns_recover_on_worker_start() -> None:
             turn_enqueue(turn)
 
 
-def turn_claim(*, turn_id: int, owner_id: int) -> Turn | None:
-    """Take a queued turn of ``owner_id`` for conducting and read it; None if another delivery already took it.
-
-    The claim also says who conducts and since when, so a turn whose process
-    dies at any point after it is found and ended truthfully. Claiming and
-    reading are one ``UPDATE … RETURNING`` statement (SQLite and PostgreSQL
-    both have it): it is on every turn's path before the first effect.
-    """
-    alias = router.db_for_write(Turn) or DEFAULT_DB_ALIAS
-    connection = connections[alias]
-    sql = _claim_sql(alias)
-    started_at = connection.ops.adapt_datetimefield_value(timezone.now())
-    params = [Turn.Status.RUNNING, started_at, conductor_identity(), turn_id, owner_id, Turn.Status.QUEUED]
-    claimed = list(Turn.objects.using(alias).raw(sql, params))
-    if not claimed:
-        return None
-    turn = claimed[0]
-    # The conductor needs the owner at once (admission, the step's context); a written-out read
-    # costs a third of the related-object lookup.
-    owners = list(User.objects.using(alias).raw(_owner_sql(alias), [owner_id]))
-    if owners:
-        turn.owner = owners[0]
-    return turn
-
-
-@functools.cache
-def _claim_sql(alias: str) -> str:
-    quote = connections[alias].ops.quote_name
-    columns = ", ".join(quote(str(field.column)) for field in Turn._meta.concrete_fields)
-    # Only the model's own table and column names are formatted in; every value is a parameter.
-    return (
-        f"UPDATE {quote(Turn._meta.db_table)} SET {quote('status')} = %s, {quote('started_at')} = %s, "  # noqa: S608
-        f"{quote('conducted_by')} = %s WHERE {quote('id')} = %s AND {quote('owner_id')} = %s "
-        f"AND {quote('status')} = %s RETURNING {columns}"
-    )
-
-
-@functools.cache
-def _owner_sql(alias: str) -> str:
-    quote = connections[alias].ops.quote_name
-    table = quote(User._meta.db_table)
-    return f"SELECT * FROM {table} WHERE {quote('id')} = %s"  # noqa: S608 - our table name; the id is a parameter
-
-
 def consents_expire(*, owner: Any | None = None) -> int:
     """End the turns whose confirmation expired unanswered (declined, nothing done)."""
-    from apps.runtime.models import ConsentRequest
-
     expired = ConsentRequest.objects.filter(decision=ConsentRequest.Decision.PENDING, expires_at__lte=timezone.now())
     if owner is not None:
         expired = expired.filter(owner_id=owner.pk)
@@ -478,10 +428,7 @@ def consents_expire(*, owner: Any | None = None) -> int:
             updated = ConsentRequest.objects.filter(pk=consent.pk, decision=ConsentRequest.Decision.PENDING).update(
                 decision=ConsentRequest.Decision.EXPIRED, decided_at=timezone.now()
             )
-            turn = consent.turn
-            if updated and turn.status == Turn.Status.AWAITING_CONFIRMATION:
-                _finish(
-                    turn, Turn.Status.DECLINED, "The confirmation expired unanswered; nothing was done for that step."
-                )
+            # Unless the turn stopped waiting meanwhile (it was decided, or ended otherwise).
+            if updated and turn_decline(turn=consent.turn, answer=CONSENT_EXPIRED_ANSWER):
                 count += 1
     return count

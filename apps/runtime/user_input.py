@@ -32,8 +32,9 @@ from apps.core.polling import Backoff
 from apps.core.redaction import secret_register
 from apps.core.tenancy import get_owned_or_404, owned_rows
 from apps.runtime.executors import InputAnswer, InputSpec
+from apps.runtime.lifecycle import turn_resume_after_input, turn_suspend_for_input
 from apps.runtime.models import InputRequest, Turn
-from apps.runtime.trace import trace_record, turn_publish
+from apps.runtime.trace import TurnRecorder
 
 MAX_ANSWER_CHARS = 200
 MIN_WAIT_SECONDS, MAX_WAIT_SECONDS = 5.0, 30 * 60.0
@@ -56,13 +57,17 @@ def _wait_seconds(spec: InputSpec) -> float:
 
 
 def input_requester(
-    *, turn: Turn, step_index: int, cancelled: threading.Event
+    *, recorder: TurnRecorder, step_index: int, cancelled: threading.Event
 ) -> tuple[Callable[[InputSpec], InputAnswer], list[str]]:
-    """The ``request_input`` of a step, and the list its sensitive answers are added to (for redaction)."""
+    """The ``request_input`` of a step of ``recorder``'s turn, and the list its sensitive answers are added to.
+
+    The list is for redaction. The step's questions are recorded through the
+    turn's recorder (which writes them at once while the step runs).
+    """
     answered: list[str] = []
 
     def request_input(spec: InputSpec) -> InputAnswer:
-        answer = _ask_and_wait(turn, step_index, spec, cancelled)
+        answer = _ask_and_wait(recorder, step_index, spec, cancelled)
         if answer.value is not None and spec.sensitive:
             answered.append(answer.value)
             secret_register(answer.value)
@@ -71,15 +76,16 @@ def input_requester(
     return request_input, answered
 
 
-def _ask_and_wait(turn: Turn, step_index: int, spec: InputSpec, cancelled: threading.Event) -> InputAnswer:
+def _ask_and_wait(recorder: TurnRecorder, step_index: int, spec: InputSpec, cancelled: threading.Event) -> InputAnswer:
+    turn = recorder.turn
     # One transaction: whoever sees the question also sees the turn waiting for it.
     with transaction.atomic():
         request = _create_request(turn, step_index, spec)
-        Turn.objects.filter(pk=turn.pk, status=Turn.Status.RUNNING).update(status=Turn.Status.AWAITING_INPUT)
-    trace_record(turn, "input.requested", {"step": step_index, "kind": spec.kind, "input_id": request.pk})
+        turn_suspend_for_input(turn=turn, recorder=recorder)
+    recorder.record("input.requested", {"step": step_index, "kind": spec.kind, "input_id": request.pk})
     event: TurnEvent = {"type": "turn.input_requested", "step": step_index, "input_id": request.pk, "kind": spec.kind,
              "prompt": request.prompt, "sensitive": spec.sensitive}  # fmt: skip
-    turn_publish(turn, event)
+    recorder.publish(event)
     try:
         status = _wait(request, cancelled)
         value = cache.get(_cache_key(request)) if status == InputRequest.Status.ANSWERED else None
@@ -87,8 +93,8 @@ def _ask_and_wait(turn: Turn, step_index: int, spec: InputSpec, cancelled: threa
             status = InputRequest.Status.EXPIRED  # the reply outlived its moment in the cache
     finally:
         cache.delete(_cache_key(request))
-        Turn.objects.filter(pk=turn.pk, status=Turn.Status.AWAITING_INPUT).update(status=Turn.Status.RUNNING)
-    trace_record(turn, "input.closed", {"step": step_index, "input_id": request.pk, "status": status})
+        turn_resume_after_input(turn=turn, recorder=recorder)
+    recorder.record("input.closed", {"step": step_index, "input_id": request.pk, "status": status})
     return InputAnswer(status, value)  # type: ignore[arg-type]
 
 

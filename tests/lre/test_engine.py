@@ -34,6 +34,7 @@ from apps.runtime.executors import (
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.models import Conversation, StepRecord, Turn
 from apps.runtime.plans import Plan, validate_plan
+from apps.runtime.trace import TurnRecorder
 
 pytestmark = pytest.mark.django_db
 
@@ -61,8 +62,9 @@ def handed_off_turn(owner: User, raw_plan: Mapping[str, Any], catalog: Catalog, 
         catalog_signature=catalog.signature,
     )
     results: dict[int, StepResult] = {}
+    recorder = TurnRecorder(turn)
     for index in range(1, run_first + 1):
-        outcome = invoke_step(turn=turn, plan=plan, index=index, catalog=catalog, results=results)
+        outcome = invoke_step(recorder=recorder, plan=plan, index=index, catalog=catalog, results=results)
         assert outcome.result is not None and outcome.result.outcome == "success"
         results[index] = outcome.result
     return turn, plan

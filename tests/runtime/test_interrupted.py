@@ -106,8 +106,8 @@ def test_killed_conductor_leaves_an_interrupted_turn_with_completed_steps_visibl
 
 @pytest.mark.django_db
 def test_a_live_conductor_is_left_alone(owner: User) -> None:
+    from apps.runtime.lifecycle import conductor_identity
     from apps.runtime.models import Conversation
-    from apps.runtime.turns import conductor_identity
 
     conversation = Conversation.objects.create(owner=owner)
     turn = Turn.objects.create(

@@ -11,9 +11,10 @@ import pytest
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.runtime.lifecycle import conductor_identity, turn_claim
 from apps.runtime.models import ConsentRequest, Conversation, StepRecord, TraceEvent, Turn
 from apps.runtime.paths import generalise
-from apps.runtime.turns import conductor_identity, consents_expire, turn_claim, turn_conduct, turn_submit
+from apps.runtime.turns import consents_expire, turn_conduct, turn_submit
 from tests.conftest import WorkerHandle
 from tests.runtime.conftest import QUOTES_REQUEST
 

@@ -14,6 +14,7 @@ from apps.runtime.executors import StepResult
 from apps.runtime.models import Conversation, StepRecord, Turn
 from apps.runtime.plans import validate_plan
 from apps.runtime.resume import asks_to_resume
+from apps.runtime.trace import TurnRecorder
 from apps.runtime.turns import turn_conduct, turn_submit
 from tests.lre.test_engine import QUOTES_PLAN, write_quotes
 
@@ -35,8 +36,9 @@ def interrupted_at(owner: User, step: int) -> Turn:
         catalog_signature=catalog.signature,
     )
     results: dict[int, StepResult] = {}
+    recorder = TurnRecorder(turn)
     for index in range(1, step):
-        outcome = invoke_step(turn=turn, plan=plan, index=index, catalog=catalog, results=results)
+        outcome = invoke_step(recorder=recorder, plan=plan, index=index, catalog=catalog, results=results)
         assert outcome.result is not None
         results[index] = outcome.result
     StepRecord.objects.create(

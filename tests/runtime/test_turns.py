@@ -15,12 +15,13 @@ from django.test.utils import CaptureQueriesContext
 
 from apps.accounts.models import User
 from apps.runtime.executors import Catalog, ExecutionContext, StepResult, build_catalog, registered_executors
+from apps.runtime.lifecycle import conductor_identity, turn_claim
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.models import PlanCache, StepRecord, TraceEvent, Turn
 from apps.runtime.paths import plan_cache_store
 from apps.runtime.selectors import turn_get_for_owner
-from apps.runtime.trace import trace_record, turn_recording, turn_written_at_once
-from apps.runtime.turns import TurnRejected, conductor_identity, turn_claim, turn_conduct, turn_submit
+from apps.runtime.trace import TurnRecorder
+from apps.runtime.turns import TurnRejected, turn_conduct, turn_submit
 from tests.runtime.conftest import QUOTES_REQUEST, owner_folder
 
 pytestmark = pytest.mark.django_db
@@ -264,7 +265,7 @@ def test_an_undo_receipt_and_the_conductor_share_one_gapless_trace(owner: User, 
     ask(owner, QUOTES_REQUEST)
     undo = ask(owner, "undo the last turn")
     assert undo.status == Turn.Status.COMPLETED, undo.answer
-    # The undo executor wrote its receipt into this trace while the conductor held the next number.
+    # The undo executor wrote its receipt into this trace while the conductor was recording it.
     trace = list(TraceEvent.objects.filter(turn=undo).order_by("sequence").values_list("sequence", "kind"))
     assert [sequence for sequence, _ in trace] == list(range(1, len(trace) + 1))
     assert [kind for _, kind in trace] == [
@@ -282,14 +283,15 @@ def test_a_trace_written_before_the_conductor_started_is_continued_not_overwritt
 
 def test_entries_recorded_while_an_executor_runs_are_written_at_once(owner: User) -> None:
     turn = turn_submit(owner=owner, text="check the status of the backup service", enqueue=False)
-    with turn_recording(turn, trace_is_empty=True):
-        trace_record(turn, "path.chosen", {"path": "fast_path"})
+    recorder = TurnRecorder(turn)
+    with recorder.holding():
+        recorder.record("path.chosen", {"path": "fast_path"})
         assert not TraceEvent.objects.filter(turn=turn).exists()  # held for the next write
-        with turn_written_at_once(turn):  # what the boundary does around run()
+        with recorder.at_once():  # what the boundary does around run()
             assert TraceEvent.objects.filter(turn=turn).count() == 1  # what was held goes first
-            trace_record(turn, "input.requested", {"step": 1})  # an executor asking the user, then waiting
+            recorder.record("input.requested", {"step": 1})  # an executor asking the user, then waiting
             assert TraceEvent.objects.filter(turn=turn).count() == 2
-        trace_record(turn, "step.finished", {"step": 1})
+        recorder.record("step.finished", {"step": 1})
         assert TraceEvent.objects.filter(turn=turn).count() == 2
     kinds = list(TraceEvent.objects.filter(turn=turn).order_by("sequence").values_list("sequence", "kind"))
     assert kinds == [(1, "path.chosen"), (2, "input.requested"), (3, "step.finished")]

@@ -13,6 +13,7 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.runtime.executors import InputAnswer, InputSpec
 from apps.runtime.models import Conversation, InputRequest, TraceEvent, Turn
+from apps.runtime.trace import TurnRecorder
 from apps.runtime.user_input import input_requester
 from tests.conftest import api_client_for
 from tests.test_background import wait_until
@@ -33,7 +34,8 @@ def _ask_in_background(turn: Turn, spec: InputSpec) -> tuple[threading.Thread, d
 
     def step() -> None:
         try:
-            request_input, answered = input_requester(turn=turn, step_index=2, cancelled=threading.Event())
+            recorder = TurnRecorder(turn)
+            request_input, answered = input_requester(recorder=recorder, step_index=2, cancelled=threading.Event())
             outcome["answer"] = request_input(spec)
             outcome["answered"] = list(answered)
         finally:

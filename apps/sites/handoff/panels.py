@@ -33,6 +33,7 @@ from django.utils import timezone
 
 from apps.core.events import TurnEvent
 from apps.core.tenancy import get_owned_or_404, owned_rows
+from apps.runtime.lifecycle import turn_resume_after_input, turn_suspend_for_input
 from apps.runtime.models import Turn
 from apps.runtime.resume import turn_resumption_create
 from apps.runtime.trace import trace_record, turn_publish
@@ -272,7 +273,7 @@ def handoff_panel_open(*, turn_id: int, step_index: int, credentials_submitted: 
             credentials_submitted=credentials_submitted,
             expires_at=timezone.now() + handoff_panel_lifetime(),
         )
-        Turn.objects.filter(pk=turn.pk, status=Turn.Status.RUNNING).update(status=Turn.Status.AWAITING_INPUT)
+        turn_suspend_for_input(turn=turn)
     trace_record(turn, "handoff.opened", {"step": step_index, "panel": panel.pk})
     event: TurnEvent = {"type": "turn.handoff_opened", "step": step_index, "panel_id": panel.pk,
              "url": handoff_panel_url(panel.pk), "expires_at": panel.expires_at.isoformat()}  # fmt: skip
@@ -289,7 +290,7 @@ def handoff_panel_verifying(*, panel_id: int) -> bool:
     with transaction.atomic():
         taken = HandoffPanel.objects.filter(pk=panel_id, status=Status.RESUME_REQUESTED).update(status=Status.VERIFYING)
         if taken:
-            _turn_of(panel_id).filter(status=Turn.Status.AWAITING_INPUT).update(status=Turn.Status.RUNNING)
+            turn_resume_after_input(turn=_turn_of(panel_id))
     return bool(taken)
 
 
@@ -303,11 +304,11 @@ def handoff_panel_still_blocked(*, panel_id: int, check: str, credentials_submit
         changes["credentials_submitted"] = True
     with transaction.atomic():
         HandoffPanel.objects.filter(pk=panel_id, status=Status.VERIFYING).update(**changes)
-        _turn_of(panel_id).filter(status=Turn.Status.RUNNING).update(status=Turn.Status.AWAITING_INPUT)
+        turn_suspend_for_input(turn=_turn_of(panel_id))
 
 
-def _turn_of(panel_id: int) -> QuerySet[Turn]:
-    return Turn.objects.filter(pk__in=HandoffPanel.objects.filter(pk=panel_id).values("turn_id"))
+def _turn_of(panel_id: int) -> Turn:
+    return HandoffPanel.objects.select_related("turn").get(pk=panel_id).turn
 
 
 def handoff_panel_close(*, panel_id: int, status: str, reason: str) -> HandoffPanel:
@@ -317,7 +318,7 @@ def handoff_panel_close(*, panel_id: int, status: str, reason: str) -> HandoffPa
     )
     panel = HandoffPanel.objects.select_related("turn").get(pk=panel_id)
     turn = panel.turn
-    Turn.objects.filter(pk=turn.pk, status=Turn.Status.AWAITING_INPUT).update(status=Turn.Status.RUNNING)
+    turn_resume_after_input(turn=turn)
     trace_record(turn, "handoff.closed", {"step": panel.step_index, "panel": panel.pk, "status": panel.status,
                                           "reason": panel.reason})  # fmt: skip
     event: TurnEvent = {
