@@ -1,6 +1,6 @@
 """Operator views of users and devices: metadata only, never token material."""
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
@@ -9,9 +9,14 @@ from django.http import HttpRequest
 from apps.accounts.models import Device, User
 from apps.core.admin import OperatorModelAdmin, is_operator
 
+if TYPE_CHECKING:
+    _UserAdmin = DjangoUserAdmin[User]
+else:  # generic only to the type checker
+    _UserAdmin = DjangoUserAdmin
+
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(_UserAdmin):
     list_display = ("username", "email", "is_staff", "is_superuser", "is_active", "last_login")
     # Executors withdrawn from this user: names from the catalog, never the user's content.
     fieldsets = (*DjangoUserAdmin.fieldsets, ("Capabilities", {"fields": ("disabled_executors",)}))  # type: ignore[misc]

@@ -7,7 +7,7 @@ fields that are safe to show. Changes remain with superusers.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 from django.http import HttpRequest
@@ -41,7 +41,13 @@ class OperatorViewMixin:
         return is_superuser(request)
 
 
-class OperatorModelAdmin(OperatorViewMixin, admin.ModelAdmin):
+if TYPE_CHECKING:
+    _ModelAdmin = admin.ModelAdmin[Any]
+else:  # generic only to the type checker
+    _ModelAdmin = admin.ModelAdmin
+
+
+class OperatorModelAdmin(OperatorViewMixin, _ModelAdmin):
     pass
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 from django.core.exceptions import PermissionDenied
 from django.db import models
@@ -28,7 +28,7 @@ ModelT = TypeVar("ModelT", bound=models.Model)
 Tenancy = Literal["owned", "self"]
 
 
-class OwnedModelViewSet(GenericViewSet, Generic[ModelT]):
+class OwnedModelViewSet(GenericViewSet[ModelT]):
     """Base for viewsets over owned rows.
 
     Subclasses set ``list_selector`` to a selector ``(owner=...) -> QuerySet``.

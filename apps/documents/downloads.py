@@ -20,7 +20,7 @@ import unicodedata
 import uuid
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Literal
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -28,6 +28,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Count, Sum
 
+from apps.accounts.models import User
 from apps.documents.files import DocumentsError, owner_downloads_root
 from apps.documents.limits import (
     DOWNLOAD_CHUNK_BYTES,
@@ -201,12 +202,12 @@ def _chunks(content: DownloadContent) -> Iterator[bytes]:
         yield bytes(chunk)
 
 
-def _usage(owner: Any) -> tuple[int, int]:
+def _usage(owner: User) -> tuple[int, int]:
     totals = download_list(owner=owner).aggregate(count=Count("id"), size=Sum("size"))
     return int(totals["count"] or 0), int(totals["size"] or 0)
 
 
-def _check_owner_limits(owner: Any, *, adding: int) -> None:
+def _check_owner_limits(owner: User, *, adding: int) -> None:
     count, size = _usage(owner)
     if count + 1 > MAX_DOWNLOADS_PER_OWNER:
         raise DownloadLimitExceeded(limit="owner_count")
@@ -248,7 +249,7 @@ def _publish(temporary: Path, folder: Path, name: str, taken: set[str]) -> str:
 
 def download_store(
     *,
-    owner: Any,
+    owner: User,
     name: str,
     content: DownloadContent,
     content_type: str,

@@ -23,10 +23,11 @@ import stat
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from django.conf import settings
 
+from apps.accounts.models import User
 from apps.documents.limits import (
     FIND_DEFAULT_LIMIT,
     FIND_MAX_LIMIT,
@@ -121,7 +122,7 @@ class FileSearchResult:
 # --- Owner folders -------------------------------------------------------------
 
 
-def _owner_folder(base: Path | str, owner: Any) -> Path:
+def _owner_folder(base: Path | str, owner: User) -> Path:
     pk = getattr(owner, "pk", None)
     if pk is None or not getattr(owner, "is_authenticated", False):
         raise ValueError("an owner's folder needs a saved, signed-in user")
@@ -130,12 +131,12 @@ def _owner_folder(base: Path | str, owner: Any) -> Path:
     return folder
 
 
-def owner_files_root(*, owner: Any) -> Path:
+def owner_files_root(*, owner: User) -> Path:
     """The owner's files root (``FILES_ROOT/<owner id>``), created if missing."""
     return _owner_folder(settings.FILES_ROOT, owner)
 
 
-def owner_downloads_root(*, owner: Any) -> Path:
+def owner_downloads_root(*, owner: User) -> Path:
     """The owner's downloads folder (``DOWNLOADS_ROOT/<owner id>``), created if missing."""
     return _owner_folder(settings.DOWNLOADS_ROOT, owner)
 
@@ -186,7 +187,7 @@ def _resolve_inside(root: Path, parts: tuple[str, ...], *, shown: str) -> Path:
     return Path(real)
 
 
-def resolve_owner_path(*, owner: Any, relative_path: str) -> Path:
+def resolve_owner_path(*, owner: User, relative_path: str) -> Path:
     """The real path of ``relative_path`` inside the owner's files root.
 
     Applies every check of :func:`relative_parts`, then resolves symbolic
@@ -218,7 +219,7 @@ def _modified_at(info: os.stat_result) -> datetime:
 
 def find_files(
     *,
-    owner: Any,
+    owner: User,
     base_path: str,
     pattern: str = "*",
     recursive: bool = True,

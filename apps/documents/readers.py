@@ -22,10 +22,11 @@ import stat
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pypdf import PasswordType, PdfReader
 
+from apps.accounts.models import User
 from apps.documents.files import FileAccessRefused, resolve_owner_path
 from apps.documents.html_text import html_visible_text
 from apps.documents.limits import MAX_DOCUMENT_BYTES, MAX_DOCUMENTS_PER_READ, MAX_TEXT_CHARS
@@ -321,7 +322,7 @@ def read_document_file(path: Path, *, address: str, kind: DocumentKind | None = 
     return _READERS[kind](path, address=address)
 
 
-def read_documents(*, owner: Any, paths: Sequence[str]) -> list[DocumentRead]:
+def read_documents(*, owner: User, paths: Sequence[str]) -> list[DocumentRead]:
     """Read documents of the owner's files root; one :class:`DocumentRead` per address, in order.
 
     Each address is relative to the owner's files root (``~/Purchasing/a.pdf``
@@ -347,7 +348,7 @@ def read_documents(*, owner: Any, paths: Sequence[str]) -> list[DocumentRead]:
     return results
 
 
-def _read_owner_document(*, owner: Any, address: str) -> DocumentRead:
+def _read_owner_document(*, owner: User, address: str) -> DocumentRead:
     try:
         path = resolve_owner_path(owner=owner, relative_path=address)
     except FileAccessRefused as refused:

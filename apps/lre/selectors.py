@@ -18,6 +18,7 @@ from typing import Any
 from django.db.models import Count, Min, QuerySet
 from django.utils import timezone
 
+from apps.accounts.models import User
 from apps.core.tenancy import get_owned_or_404, owned_rows
 from apps.lre.batching import lre_enabled
 from apps.lre.models import LreBatch, LreJob, LrePhase
@@ -27,16 +28,16 @@ RECENT_RESULTS = dt.timedelta(minutes=30)
 STALE_AFTER = dt.timedelta(minutes=15)
 
 
-def job_list(*, owner: Any) -> QuerySet[LreJob]:
+def job_list(*, owner: User) -> QuerySet[LreJob]:
     return owned_rows(LreJob, owner=owner)
 
 
-def job_get_for_owner(*, owner: Any, job_id: Any) -> LreJob:
+def job_get_for_owner(*, owner: User, job_id: Any) -> LreJob:
     """One of the owner's jobs, or the same 404 for a missing or foreign id."""
     return get_owned_or_404(job_list(owner=owner), pk=job_id)
 
 
-def batch_get_for_owner(*, owner: Any, job: LreJob, batch_id: Any) -> LreBatch:
+def batch_get_for_owner(*, owner: User, job: LreJob, batch_id: Any) -> LreBatch:
     return get_owned_or_404(owned_rows(LreBatch, owner=owner).filter(job=job), pk=batch_id)
 
 

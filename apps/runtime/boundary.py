@@ -32,6 +32,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from apps.accounts.models import User
 from apps.core.redaction import redact_text, redact_value, secrets_redacted
 from apps.runtime.consent import consent_approval_for_step, consent_consume, consent_request_create
 from apps.runtime.device_steps import device_step_run, step_destination
@@ -68,7 +69,7 @@ class BoundaryOutcome:
     secrets: tuple[str, ...] = ()
 
 
-def executor_admitted(owner: Any, name: str) -> bool:
+def executor_admitted(owner: User, name: str) -> bool:
     """Whether ``owner`` may use executor ``name``.
 
     Operators disable executors for everyone (``METNOS_DISABLED_EXECUTORS``) or

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.core.management.base import CommandError
 
+from apps.accounts.models import User
 from apps.core.cli import register_subcommand
 from apps.runtime.catalog import current_catalog
 from apps.runtime.models import Turn
@@ -40,7 +41,7 @@ def _user(username: str) -> Any:
         raise CommandError(f"no active user {username!r}", returncode=2) from None
 
 
-def _conduct(owner: Any, text: str, plan: dict[str, Any] | None, write: Callable[[str], Any]) -> int:
+def _conduct(owner: User, text: str, plan: dict[str, Any] | None, write: Callable[[str], Any]) -> int:
     from apps.runtime.trace import observe_turn_events
     from apps.runtime.turns import TurnRejected, turn_conduct, turn_submit
 

@@ -19,6 +19,7 @@ from typing import Any, Literal
 from django.db import transaction
 from django.utils import timezone
 
+from apps.accounts.models import User
 from apps.core.tenancy import get_owned_or_404, owned_rows
 from apps.runtime.lifecycle import turn_decline, turn_hand_off
 from apps.runtime.models import ConsentRequest, Turn
@@ -62,11 +63,11 @@ def consent_request_create(
     )
 
 
-def consent_get_for_owner(*, owner: Any, consent_id: Any) -> ConsentRequest:
+def consent_get_for_owner(*, owner: User, consent_id: Any) -> ConsentRequest:
     return get_owned_or_404(owned_rows(ConsentRequest, owner=owner).select_related("turn"), pk=consent_id)
 
 
-def consent_pending_for_conversation(*, owner: Any, conversation_id: int) -> ConsentRequest | None:
+def consent_pending_for_conversation(*, owner: User, conversation_id: int) -> ConsentRequest | None:
     return (
         owned_rows(ConsentRequest, owner=owner)
         .filter(conversation_id=conversation_id, decision=ConsentRequest.Decision.PENDING)
@@ -89,7 +90,7 @@ def consent_is_expired(consent: ConsentRequest, *, now: dt.datetime) -> bool:
 
 def consent_decide(
     *,
-    owner: Any,
+    owner: User,
     consent_id: Any,
     confirm: bool,
     conversation_id: int,

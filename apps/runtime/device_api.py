@@ -19,7 +19,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from apps.accounts.models import Device
+from apps.accounts.models import Device, User
 from apps.core.api import OwnedModelViewSet, error_body
 from apps.core.tenancy import owned_rows
 from apps.runtime.device_steps import DeviceStepRefused, device_step_claim, device_step_finish, device_steps_for
@@ -34,7 +34,7 @@ class DeviceStepSerializer(serializers.ModelSerializer[DeviceStep]):
         read_only_fields = fields
 
 
-def device_step_list(*, owner: Any) -> QuerySet[DeviceStep]:
+def device_step_list(*, owner: User) -> QuerySet[DeviceStep]:
     return owned_rows(DeviceStep, owner=owner)
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from apps.accounts.models import User
 from apps.runtime.manifests import Manifest, catalog_signature
 
 Outcome = Literal["success", "empty", "partial", "failed"]
@@ -65,12 +66,44 @@ class StepResult:
             raise ValueError("a successful step carries no error")
 
 
+class Grant(Protocol):
+    """One credential a turn may use, and the origins it may use it on."""
+
+    @property
+    def credential_id(self) -> int: ...
+
+    @property
+    def origins(self) -> frozenset[str]: ...
+
+
+class Refusal(Protocol):
+    """A step of the plan whose access was not granted, with a closed code (no values)."""
+
+    @property
+    def step(self) -> int: ...
+
+    @property
+    def code(self) -> str: ...
+
+
 class Mandate(Protocol):
     """The credentials a turn is authorised to use, resolved only at execution time.
 
+    ``grants`` and ``refusals`` say what the plan was granted and refused
+    (ids and origins, never values); ``authorised_origins`` is every origin a
+    grant covers, the websites a browser session of the turn may visit.
     ``secrets()`` lists the values resolved so far, so the boundary can keep
     them out of records, events, logs and model requests.
     """
+
+    @property
+    def grants(self) -> Sequence[Grant]: ...
+
+    @property
+    def refusals(self) -> Sequence[Refusal]: ...
+
+    @property
+    def authorised_origins(self) -> frozenset[str]: ...
 
     def allows(self, capability: str) -> bool: ...
 
@@ -79,6 +112,12 @@ class Mandate(Protocol):
 
 @dataclass(frozen=True)
 class NoMandate:
+    """No credential store, or a plan that asked for no credential: nothing granted."""
+
+    grants: tuple[Grant, ...] = ()
+    refusals: tuple[Refusal, ...] = ()
+    authorised_origins: frozenset[str] = frozenset()
+
     def allows(self, capability: str) -> bool:
         return False
 
@@ -87,7 +126,7 @@ class NoMandate:
 
 
 class MandateProvider(Protocol):
-    def __call__(self, *, owner: Any, turn_id: int, plan: Any, catalog: Catalog) -> Mandate: ...
+    def __call__(self, *, owner: User, turn_id: int, plan: Any, catalog: Catalog) -> Mandate: ...
 
 
 _mandate_provider: MandateProvider | None = None
@@ -99,7 +138,7 @@ def register_mandate_provider(provider: MandateProvider) -> None:
     _mandate_provider = provider
 
 
-def mandate_for_plan(*, owner: Any, turn_id: int, plan: Any, catalog: Catalog) -> Mandate:
+def mandate_for_plan(*, owner: User, turn_id: int, plan: Any, catalog: Catalog) -> Mandate:
     """The mandate a turn runs its plan under; without a credential store, none."""
     if _mandate_provider is None:
         return NoMandate()
@@ -141,7 +180,7 @@ def _no_user_to_ask(spec: InputSpec) -> InputAnswer:
 class ExecutionContext:
     """What an executor may use: the owner, the turn, its deadline, progress, and the user to ask."""
 
-    owner: Any
+    owner: User
     turn_id: int | None
     step_index: int
     deadline: dt.datetime | None = None

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from apps.accounts.models import User
 from apps.runtime.executors import Catalog, mandate_for_plan
 from apps.runtime.manifests import RequestForm
 
@@ -275,16 +276,15 @@ def _uses_credentials(plan: Mapping[str, Any], catalog: Catalog) -> bool:
     )
 
 
-def _credentials_granted(plan: Mapping[str, Any], catalog: Catalog, owner: Any, turn_id: int | None) -> bool:
+def _credentials_granted(plan: Mapping[str, Any], catalog: Catalog, owner: User | None, turn_id: int | None) -> bool:
     """Whether the mandate provider would grant every credential ``plan`` needs to ``owner`` (reads only)."""
     if owner is None or turn_id is None:
         return False
     mandate = mandate_for_plan(owner=owner, turn_id=turn_id, plan=plan, catalog=catalog)
-    # A provider that refuses some step lists it in ``refusals`` (the vault does).
-    return mandate.allows(CREDENTIALS_USE) and not getattr(mandate, "refusals", ())
+    return mandate.allows(CREDENTIALS_USE) and not mandate.refusals
 
 
-def _specificity(found: FormMatch, catalog: Catalog, owner: Any, turn_id: int | None) -> int:
+def _specificity(found: FormMatch, catalog: Catalog, owner: User | None, turn_id: int | None) -> int:
     """2: uses credentials the owner would be granted; 1: uses none; 0: uses credentials not granted."""
     if not _uses_credentials(found.plan, catalog):
         return 1
@@ -292,7 +292,7 @@ def _specificity(found: FormMatch, catalog: Catalog, owner: Any, turn_id: int | 
 
 
 def propose_from_forms(
-    request: str, catalog: Catalog, *, owner: Any = None, turn_id: int | None = None
+    request: str, catalog: Catalog, *, owner: User | None = None, turn_id: int | None = None
 ) -> FormMatch | None:
     """The single form-based proposal for ``request``, None if no form matches.
 

@@ -43,6 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal, get_args
 
+from apps.accounts.models import User
 from apps.documents.files import FileAccessRefused, FileRefusalReason, resolve_owner_path
 from apps.runtime.executors import Catalog
 from apps.runtime.manifests import ArgSpec, Manifest
@@ -121,7 +122,7 @@ class ProvenanceRefused(Exception):
         return detail
 
 
-def _path_verifier(owner: Any, value: Any) -> ProvenanceCode | None:
+def _path_verifier(owner: User, value: Any) -> ProvenanceCode | None:
     if not isinstance(value, str):
         return "provenance_path_invalid"
     try:
@@ -139,7 +140,7 @@ _SERVER_KINDS: Final = frozenset({"path"})
 
 def step_provenance_verify(
     *,
-    owner: Any,
+    owner: User,
     plan: Plan,
     index: int,
     catalog: Catalog,
@@ -193,7 +194,7 @@ def _item_kinds(spec: ArgSpec, sources: frozenset[int], plan: Plan, catalog: Cat
 class _Check:
     """Verification of one argument's values from ``sources``."""
 
-    owner: Any
+    owner: User
     index: int
     tool: str
     argument: str

@@ -38,6 +38,7 @@ from typing import Any, Final, Literal
 
 from django.utils import timezone
 
+from apps.accounts.models import User
 from apps.documents.files import FileAccessRefused, resolve_owner_path
 from apps.documents.limits import MAX_DOCUMENTS_PER_READ
 from apps.records.headings import discover_fields
@@ -403,7 +404,7 @@ def spreadsheet_rows(items: Sequence[Mapping[str, Any]]) -> list[Row]:
 class _Target:
     """Where the new file goes: checked inside the owner's files root, not yet existing."""
 
-    def __init__(self, *, owner: Any, path: str, new_name_if_exists: bool = False) -> None:
+    def __init__(self, *, owner: User, path: str, new_name_if_exists: bool = False) -> None:
         text = path.strip().replace("\\", "/")
         name = text.rsplit("/", 1)[-1]
         if not name or name in {".", "..", "~"}:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.db.models import Prefetch, QuerySet
 
+from apps.accounts.models import User
 from apps.core.tenancy import get_owned_or_404, owned_rows
 from apps.runtime.models import ConsentRequest, Conversation, InputRequest, StepRecord, TraceEvent, Turn
 
@@ -14,15 +16,15 @@ from apps.runtime.models import ConsentRequest, Conversation, InputRequest, Step
 _STEPS, _PENDING_CONSENTS, _PENDING_QUESTIONS = "shown_steps", "shown_pending_consents", "shown_pending_questions"
 
 
-def conversation_list(*, owner: Any) -> QuerySet[Conversation]:
+def conversation_list(*, owner: User | AnonymousUser) -> QuerySet[Conversation]:
     return owned_rows(Conversation, owner=owner)
 
 
-def conversation_get_for_owner(*, owner: Any, conversation_id: Any) -> Conversation:
+def conversation_get_for_owner(*, owner: User, conversation_id: Any) -> Conversation:
     return get_owned_or_404(conversation_list(owner=owner), pk=conversation_id)
 
 
-def turn_list(*, owner: Any, conversation: Conversation | None = None) -> QuerySet[Turn]:
+def turn_list(*, owner: User | AnonymousUser, conversation: Conversation | None = None) -> QuerySet[Turn]:
     turns = owned_rows(Turn, owner=owner)
     return turns.filter(conversation=conversation) if conversation is not None else turns
 
@@ -32,11 +34,11 @@ def turn_get_for_owner(*, owner_id: int, turn_id: Any) -> Turn:
     return get_owned_or_404(Turn.objects.filter(owner_id=owner_id).select_related("owner"), pk=turn_id)
 
 
-def trace_for_turn(*, owner: Any, turn: Turn) -> QuerySet[TraceEvent]:
+def trace_for_turn(*, owner: User, turn: Turn) -> QuerySet[TraceEvent]:
     return owned_rows(TraceEvent, owner=owner).filter(turn=turn).order_by("sequence")
 
 
-def _with_details(turns: QuerySet[Turn], *, owner: Any) -> QuerySet[Turn]:
+def _with_details(turns: QuerySet[Turn], *, owner: User | AnonymousUser) -> QuerySet[Turn]:
     """``turns`` with their steps, pending confirmations and pending questions: three queries, however many turns."""
     return turns.prefetch_related(
         Prefetch("steps", queryset=owned_rows(StepRecord, owner=owner).order_by("index"), to_attr=_STEPS),
@@ -57,12 +59,12 @@ def _with_details(turns: QuerySet[Turn], *, owner: Any) -> QuerySet[Turn]:
     )
 
 
-def turn_list_with_details(*, owner: Any) -> QuerySet[Turn]:
+def turn_list_with_details(*, owner: User | AnonymousUser) -> QuerySet[Turn]:
     """The owner's turns as the REST API lists and shows them (read each with :func:`turn_details`)."""
     return _with_details(turn_list(owner=owner), owner=owner)
 
 
-def conversation_turns_with_details(*, owner: Any, conversation: Conversation) -> QuerySet[Turn]:
+def conversation_turns_with_details(*, owner: User, conversation: Conversation) -> QuerySet[Turn]:
     """A conversation's turns, oldest first, as its page shows them (read each with :func:`turn_details`).
 
     The owner comes with each turn: the page's verification-panel link reads it.

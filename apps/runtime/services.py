@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from apps.accounts.models import User
 from apps.runtime.models import Conversation
 
 
-def conversation_create(*, owner: Any, title: str = "") -> Conversation:
+def conversation_create(*, owner: User, title: str = "") -> Conversation:
     conversation = Conversation(owner=owner, title=title.strip())
     conversation.full_clean()
     conversation.save()

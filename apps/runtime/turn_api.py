@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.viewsets import ViewSet
 
-from apps.accounts.models import Device, request_user
+from apps.accounts.models import Device, User, request_user
 from apps.core.api import OwnedModelViewSet, Tenancy
 from apps.documents.files import DocumentsError, resolve_owner_path
 from apps.runtime.catalog import current_catalog
@@ -118,7 +118,7 @@ class ConsentViewSet(OwnedModelViewSet[ConsentRequest]):
     """Answer a confirmation; only its owner, for its conversation and plan, can."""
 
     @staticmethod
-    def list_selector(*, owner: Any) -> Any:
+    def list_selector(*, owner: User) -> Any:
         from apps.core.tenancy import owned_rows
 
         return owned_rows(ConsentRequest, owner=owner)

@@ -26,6 +26,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from apps.accounts.models import User
 from apps.core.enqueue import enqueue_after_commit
 from apps.core.redaction import redact_text
 from apps.runtime.boundary import result_from_json
@@ -63,7 +64,7 @@ class TurnRejected(ValueError):
 
 def turn_submit(
     *,
-    owner: Any,
+    owner: User,
     text: str,
     conversation: Conversation | None = None,
     plan: Mapping[str, Any] | None = None,
@@ -417,7 +418,7 @@ def turns_recover_on_worker_start() -> None:
             turn_enqueue(turn)
 
 
-def consents_expire(*, owner: Any | None = None) -> int:
+def consents_expire(*, owner: User | None = None) -> int:
     """End the turns whose confirmation expired unanswered (declined, nothing done)."""
     expired = ConsentRequest.objects.filter(decision=ConsentRequest.Decision.PENDING, expires_at__lte=timezone.now())
     if owner is not None:

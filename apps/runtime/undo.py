@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from apps.accounts.models import User
 from apps.documents.files import FileAccessRefused, resolve_owner_path
 from apps.runtime.executors import ExecutionContext, StepError, StepResult
 from apps.runtime.manifests import Manifest, RequestForm, ResultShape
@@ -38,7 +39,7 @@ UNDO_MANIFEST = Manifest(
 )  # fmt: skip
 
 
-def _latest_undoable_turn(owner: Any, current_turn_id: int | None) -> Turn | None:
+def _latest_undoable_turn(owner: User, current_turn_id: int | None) -> Turn | None:
     """The owner's most recent finished turn that recorded effects and was not undone yet."""
     undone = set(TraceEvent.objects.filter(owner_id=owner.pk, kind="turn.undone").values_list("turn_id", flat=True))
     finished = Turn.objects.filter(owner_id=owner.pk, finished_at__isnull=False)

@@ -25,8 +25,10 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 
+from apps.accounts.models import User
 from apps.core.events import TurnEvent
 from apps.core.polling import Backoff
 from apps.core.redaction import secret_register
@@ -130,11 +132,11 @@ def _wait(request: InputRequest, cancelled: threading.Event) -> str:
         backoff.pause()
 
 
-def input_request_list(*, owner: Any) -> Any:
+def input_request_list(*, owner: User) -> QuerySet[InputRequest]:
     return owned_rows(InputRequest, owner=owner)
 
 
-def _pending(owner: Any, input_id: Any, conversation_id: int | None) -> InputRequest:
+def _pending(owner: User, input_id: Any, conversation_id: int | None) -> InputRequest:
     request = get_owned_or_404(input_request_list(owner=owner), pk=input_id)
     if conversation_id is not None and request.conversation_id != conversation_id:
         raise InputRefused("other_conversation", "This question belongs to another conversation.")
@@ -145,7 +147,7 @@ def _pending(owner: Any, input_id: Any, conversation_id: int | None) -> InputReq
     return request
 
 
-def input_answer(*, owner: Any, input_id: Any, value: str, conversation_id: int | None) -> InputRequest:
+def input_answer(*, owner: User, input_id: Any, value: str, conversation_id: int | None) -> InputRequest:
     """Deliver the user's answer to the waiting step (another user's question is a 404)."""
     request = _pending(owner, input_id, conversation_id)
     value = value.strip()
@@ -164,7 +166,7 @@ def input_answer(*, owner: Any, input_id: Any, value: str, conversation_id: int 
     return request
 
 
-def input_decline(*, owner: Any, input_id: Any, conversation_id: int | None) -> InputRequest:
+def input_decline(*, owner: User, input_id: Any, conversation_id: int | None) -> InputRequest:
     request = _pending(owner, input_id, conversation_id)
     InputRequest.objects.filter(pk=request.pk, status=InputRequest.Status.PENDING).update(
         status=InputRequest.Status.DECLINED, answered_at=timezone.now()

@@ -8,7 +8,7 @@ or unreadable vault.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
@@ -91,7 +91,7 @@ class CredentialViewSet(OwnedCrudViewSet[Credential]):
         return Response(CredentialSerializer(credential).data, status=status.HTTP_201_CREATED)
 
     def update(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        credential = cast(Credential, self.get_object())
+        credential = self.get_object()
         payload = CredentialRenameSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         renamed = credential_rename(credential=credential, label=payload.validated_data["label"])

@@ -24,6 +24,7 @@ from typing import Any, Final
 
 from django.views.decorators.debug import sensitive_variables
 
+from apps.accounts.models import User
 from apps.core.redaction import secret_register
 from apps.runtime.executors import Catalog, Mandate
 from apps.vault.crypto import unseal
@@ -95,7 +96,7 @@ class VaultMandate:
     def __init__(
         self,
         *,
-        owner: Any,
+        owner: User,
         turn_id: int,
         grants: Iterable[CredentialGrant] = (),
         refusals: Iterable[GrantRefusal] = (),
@@ -192,7 +193,7 @@ def _literal(value: Any) -> str | None:
     return None
 
 
-def _grant_for_step(owner: Any, args: Mapping[str, Any]) -> CredentialGrant | str:
+def _grant_for_step(owner: User, args: Mapping[str, Any]) -> CredentialGrant | str:
     origin_text = next((_literal(args.get(name)) for name in ORIGIN_ARGS if args.get(name) is not None), None)
     if origin_text is None:
         return "no_origin"
@@ -219,7 +220,7 @@ def _grant_for_step(owner: Any, args: Mapping[str, Any]) -> CredentialGrant | st
     return CredentialGrant(candidates[0].pk, frozenset({origin}))
 
 
-def vault_mandate_for_plan(*, owner: Any, turn_id: int, plan: Any, catalog: Catalog) -> VaultMandate:
+def vault_mandate_for_plan(*, owner: User, turn_id: int, plan: Any, catalog: Catalog) -> VaultMandate:
     """The mandate for a turn: a grant for each step with ``credentials.use`` whose access is unambiguous.
 
     Steps of other executors authorise nothing. A step whose access cannot be

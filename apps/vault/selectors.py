@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
+from apps.accounts.models import User
 from apps.core.tenancy import get_owned_or_404, owned_rows
 from apps.vault.errors import CredentialInvalid, CredentialNotFound
 from apps.vault.models import Credential
@@ -13,17 +14,17 @@ from apps.vault.origins import normalise_origin
 from apps.vault.store import vault_key_check
 
 
-def credential_list(*, owner: Any) -> QuerySet[Credential]:
+def credential_list(*, owner: User) -> QuerySet[Credential]:
     """The owner's credentials; refuses (``VaultKeyMismatch``) rather than list a store the key cannot read."""
     vault_key_check()
     return owned_rows(Credential, owner=owner)
 
 
-def credential_get_for_owner(*, owner: Any, credential_id: Any) -> Credential:
+def credential_get_for_owner(*, owner: User, credential_id: Any) -> Credential:
     return get_owned_or_404(credential_list(owner=owner), pk=credential_id)
 
 
-def credential_find(*, owner: Any, reference: str | int) -> Credential:
+def credential_find(*, owner: User, reference: str | int) -> Credential:
     """A credential by id, label (case-insensitive) or website; the same refusal for missing and foreign ones."""
     rows = credential_list(owner=owner)
     text = str(reference).strip()
@@ -43,7 +44,7 @@ def credential_find(*, owner: Any, reference: str | int) -> Credential:
     return found
 
 
-def credentials_for_origin(*, owner: Any, origin: str) -> list[Credential]:
+def credentials_for_origin(*, owner: User, origin: str) -> list[Credential]:
     """The owner's credentials that may be used on ``origin`` (exact scheme, host and port)."""
     wanted = normalise_origin(origin, field="origin")
     return [credential for credential in credential_list(owner=owner) if wanted in credential.origins]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.views.decorators.debug import sensitive_variables
 
+from apps.accounts.models import User
 from apps.vault.crypto import seal
 from apps.vault.errors import CredentialInvalid
 from apps.vault.limits import MAX_LABEL_CHARS, MAX_SECRET_CHARS, MAX_USERNAME_CHARS
@@ -20,7 +20,7 @@ from apps.vault.totp import normalise_totp_seed
 _FORBIDDEN_SECRET_CHARS = frozenset("\x00\r\n")
 
 
-def _clean_label(*, owner: Any, label: str, exclude_id: int | None = None) -> str:
+def _clean_label(*, owner: User, label: str, exclude_id: int | None = None) -> str:
     cleaned = " ".join(label.split())
     if not cleaned or len(cleaned) > MAX_LABEL_CHARS:
         raise CredentialInvalid("label", f"A name must have 1 to {MAX_LABEL_CHARS} characters.")
@@ -53,7 +53,7 @@ def _clean_secret(secret: str) -> str:
 @transaction.atomic
 def credential_save(
     *,
-    owner: Any,
+    owner: User,
     label: str,
     origins: Sequence[str],
     username: str,

@@ -17,7 +17,7 @@ import pytest
 from django.core import serializers
 
 from apps.accounts.models import User
-from apps.runtime.executors import ExecutionContext, StepResult, build_catalog
+from apps.runtime.executors import ExecutionContext, NoMandate, StepResult, build_catalog
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.model_client import ModelClient
 from apps.runtime.models import StepRecord, TraceEvent, Turn
@@ -31,7 +31,7 @@ CANARY = "CANARY-pw-7f3a9c2e"
 logger = logging.getLogger("tests.canary")
 
 
-class CanaryMandate:
+class CanaryMandate(NoMandate):
     def allows(self, capability: str) -> bool:
         return capability == "credentials.use"
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from pytest_django.fixtures import Settings as SettingsWrapper
 
+from apps.accounts.models import User
 from apps.core.redaction import secrets_redacted
 from apps.runtime.executors import ExecutionContext
 from apps.runtime.model_client import ModelRefused, ModelTruncated, ModelUnavailable, ModelUsage
@@ -130,7 +131,8 @@ def run_extract(extractor: Any, fields: list[str]) -> Any:
     executor = ExtractEntriesExecutor(model_extractor=extractor)
     documents = [{"address": "Purchasing/quote.txt", "outcome": "read", "text": QUOTE}]
     return executor.run(
-        ExecutionContext(owner=None, turn_id=None, step_index=3), {"from_step": documents, "fields": fields}
+        ExecutionContext(owner=User(username="extraction"), turn_id=None, step_index=3),
+        {"from_step": documents, "fields": fields},
     )
 
 

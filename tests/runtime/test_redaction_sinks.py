@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 
 from apps.accounts.models import User
 from apps.core.redaction import REDACTED, secrets_redacted
-from apps.runtime.executors import ExecutionContext, StepError, StepResult, build_catalog
+from apps.runtime.executors import ExecutionContext, NoMandate, StepError, StepResult, build_catalog
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.model_client import ModelClient
 from apps.runtime.models import StepRecord, TraceEvent, Turn
@@ -73,7 +73,7 @@ def test_no_request_body_holds_any_form_of_a_secret(model_server: ScriptedModelS
 # --- A whole turn -----------------------------------------------------------------
 
 
-class LeakyMandate:
+class LeakyMandate(NoMandate):
     def __init__(self, secrets: tuple[str, ...]) -> None:
         self._secrets = secrets
 

@@ -136,7 +136,7 @@ def test_a_command_numbered_but_not_yet_stored_is_waited_for_never_lost(owner: A
 
     panel = _panel(owner)
     channel = handoff_channel(panel)
-    real = handoff_panels.cache
+    real = handoff_panels.cache  # type: ignore[attr-defined]  # the cache the module writes through
     slow_writer = _CommandsNotStored(real)
     monkeypatch.setattr(handoff_panels, "cache", slow_writer)
     _add_click(portal(owner), panel, 11)
@@ -152,7 +152,7 @@ def test_a_command_whose_writer_gave_up_is_skipped_after_a_grace(owner: Any, mon
     from apps.sites.handoff import panels as handoff_panels
 
     panel = _panel(owner)
-    real = handoff_panels.cache
+    real = handoff_panels.cache  # type: ignore[attr-defined]  # the cache the module writes through
     monkeypatch.setattr(handoff_panels, "cache", _CommandsNotStored(real))
     _add_click(portal(owner), panel, 11)  # numbered, never stored
     monkeypatch.setattr(handoff_panels, "cache", real)

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 from urllib.parse import urlsplit
+
+from apps.runtime.executors import Mandate
 
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 # A WebSocket belongs to the website of the same host and security.
@@ -70,9 +72,9 @@ class AuthorizedWebsites:
         return cls(frozenset(origin_of(address) for address in addresses))
 
     @classmethod
-    def from_mandate(cls, mandate: Any) -> AuthorizedWebsites:
+    def from_mandate(cls, mandate: Mandate) -> AuthorizedWebsites:
         """The origins a turn's mandate grants credentials on; none for a turn without a mandate."""
-        return cls.of(getattr(mandate, "authorised_origins", ()))
+        return cls.of(mandate.authorised_origins)
 
     def allows(self, url: str) -> bool:
         try:

@@ -104,7 +104,8 @@ _REASON_SENTENCES: Mapping[str, str] = {
 
 def off_browser_loop(function: Callable[[], T]) -> T:
     """Database work from inside a browser session, in a helper thread that keeps this context's variables."""
-    return outside_browser_loop(contextvars.copy_context().run, function)
+    context = contextvars.copy_context()
+    return outside_browser_loop(lambda: context.run(function))
 
 
 def _withhold(values: tuple[str, ...]) -> None:
