@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 from django.db import models
 from django.http import Http404
 
@@ -36,9 +38,9 @@ class OwnedModel(models.Model):
         abstract = True
 
 
-def owned_rows(model: type[OwnedT], *, owner: Any) -> models.QuerySet[OwnedT]:
+def owned_rows(model: type[OwnedT], *, owner: AbstractBaseUser | AnonymousUser | None) -> models.QuerySet[OwnedT]:
     """All rows of ``model`` that belong to ``owner`` (none for anonymous users)."""
-    if owner is None or not getattr(owner, "is_authenticated", False):
+    if owner is None or not owner.is_authenticated:
         return model._default_manager.none()
     return model._default_manager.filter(owner_id=owner.pk)
 
