@@ -133,6 +133,17 @@ def cloud_requests_so_far() -> int:
     return usage.cloud_requests if usage is not None else 0
 
 
+def turn_usage_add(*, tier_name: str, cloud: bool, requests: int) -> None:
+    """Count into this context's turn ``requests`` sent for it in another process (a browser job's worker)."""
+    usage = _turn_usage.get()
+    if usage is None or requests <= 0:
+        return
+    with usage._lock:
+        usage._by_tier[tier_name] = usage._by_tier.get(tier_name, 0) + requests
+        if cloud:
+            usage._cloud += requests
+
+
 class ModelUsage:
     """Requests sent per tier and cloud requests sent, e.g. for one turn. Thread-safe.
 

@@ -73,8 +73,10 @@ def test_the_turn_waits_on_an_open_panel_and_a_verified_resume_continues_in_a_li
     site, background, panel = opened("/login.html")
     assert Turn.objects.get(pk=background.turn.pk).status == Turn.Status.AWAITING_INPUT
     assert status(owner, panel)["status"] == "open" and not panel.credentials_submitted
+    # The owner's browsers hear of the panel (published by the browser worker that serves it).
+    assert wait_until(lambda: any(event["type"] == "turn.handoff_opened" for event in background.events), 10)
     announced = [event for event in background.events if event["type"] == "turn.handoff_opened"]
-    assert announced and announced[0]["url"] == f"/web/handoff/{panel.pk}/"
+    assert announced[0]["url"] == f"/web/handoff/{panel.pk}/"
     assert site.logins() == []  # nothing is typed or sent while the check is open
 
     _click_the_check(owner, panel, site)
