@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from apps.sites.browser.jobs import browser_jobs_withdraw
 from apps.sites.browser.slots import leases_close_for_owner
 
 
@@ -22,8 +23,9 @@ def web_sessions_close(*, owner: Any) -> WebSessionsClosed:
     A running session notices within a second, stops every further request,
     keeps the owner's browser data (cookies and storage are saved as usual)
     and frees its browser; one that does not close itself in time has its
-    browser ended. Preferences and website data are never changed or deleted.
-    Other owners' sessions are untouched.
+    browser ended. Browser jobs no worker has started yet are withdrawn with
+    the waiting requests. Preferences and website data are never changed or
+    deleted. Other owners' sessions are untouched.
     """
     ended, withdrawn = leases_close_for_owner(owner=owner)
-    return WebSessionsClosed(ended=ended, withdrawn=withdrawn)
+    return WebSessionsClosed(ended=ended, withdrawn=withdrawn + browser_jobs_withdraw(owner=owner))

@@ -32,8 +32,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import os
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -58,7 +56,7 @@ from apps.sites.browser.sessions import (
     SessionEnded,
     browser_session,
 )
-from apps.sites.browser.slots import SessionRefused
+from apps.sites.browser.slots import SessionRefused, this_holder
 from apps.sites.browser.websites import AuthorizedWebsites
 from apps.sites.limits import (
     BROWSER_JOB_CHECK_EVERY,
@@ -284,15 +282,11 @@ def browser_jobs_withdraw(*, owner: Any) -> int:
     )
 
 
-def this_worker() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
 def browser_job_run(*, job_id: int, owner_id: int) -> None:
     """Run a queued job once (a second delivery finds it claimed) and record its outcome."""
     started = timezone.now()
     claimed = BrowserJob.objects.filter(pk=job_id, owner_id=owner_id, status=Status.QUEUED).update(
-        status=Status.RUNNING, started_at=started, heartbeat_at=started, holder=this_worker()
+        status=Status.RUNNING, started_at=started, heartbeat_at=started, holder=this_holder()
     )
     if not claimed:
         return
