@@ -122,7 +122,8 @@ def worker_process_start(
     return process, hostname
 
 
-def worker_process_stop(process: subprocess.Popen[bytes]) -> None:
+def process_stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop a process this session started (by its own PID), by force if it lingers."""
     process.terminate()
     try:
         process.wait(timeout=20)
@@ -169,8 +170,8 @@ def background_worker(django_db_setup: None, django_db_blocker: object) -> Itera
             browser_pid=browser.pid,
         )  # fmt: skip
     finally:
-        worker_process_stop(process)
-        worker_process_stop(browser)
+        process_stop(process)
+        process_stop(browser)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -252,12 +253,7 @@ def portal_server(django_db_setup: None, background_worker: WorkerHandle) -> Ite
                 time.sleep(0.2)
         yield PortalServer(url=url, pid=process.pid)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        process_stop(process)
 
 
 CHROMIUM_EXECUTABLE = "/usr/bin/chromium"

@@ -31,15 +31,15 @@ from apps.sites.browser.processes import browser_kill, process_descendants
 from apps.sites.browser.steps import INTERRUPTED_MESSAGE, browser_step_result
 from apps.sites.browser.websites import AuthorizedWebsites
 from apps.sites.limits import BROWSER_JOB_HEARTBEAT_TIMEOUT
-from apps.sites.models import BrowserJob, BrowserSessionLease
+from apps.sites.models import BrowserJob, BrowserSessionLease, HandoffPanel
 from apps.vault.services import credential_save
 from metnos_site.celery import QUEUE_BROWSER, app
 from tests.conftest import (
     BROWSER_QUEUES,
     SERVICES_PASS,
     WorkerHandle,
+    process_stop,
     worker_process_start,
-    worker_process_stop,
     worker_process_wait,
 )
 from tests.sites.fixture_web import FixtureSite, FixtureWeb, wait_until
@@ -48,6 +48,13 @@ from tests.sites.signin_support import PASSWORD, USERNAME
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser, pytest.mark.services]
 
 UNFINISHED = (Turn.Status.QUEUED, Turn.Status.RUNNING, Turn.Status.AWAITING_INPUT)
+
+
+def _acme(owner: Any, fixture_web: FixtureWeb, name: str) -> FixtureSite:
+    """A fresh fixture site, and the owner's credential for it (label ``Acme``) in the vault."""
+    site = fixture_web.fresh(name)
+    credential_save(owner=owner, label="Acme", origins=[site.origin], username=USERNAME, secret=PASSWORD)
+    return site
 
 
 def _sign_in_turn(owner: Any, site: FixtureSite, path: str = "/") -> Turn:
@@ -69,8 +76,7 @@ def test_more_sign_in_turns_than_turn_worker_threads_all_complete(
     owner: Any, background_worker: WorkerHandle, fixture_web: FixtureWeb
 ) -> None:
     """Turns wait for their browser jobs in the turn pool (2 threads or processes); the jobs never wait for them."""
-    site = fixture_web.fresh("signin-plain")
-    credential_save(owner=owner, label="Acme", origins=[site.origin], username=USERNAME, secret=PASSWORD)
+    site = _acme(owner, fixture_web, "signin-plain")
     turns = [_sign_in_turn(owner, site) for _ in range(5)]
     ended = [_finished(turn, timeout=240) for turn in turns]
     assert [turn.status for turn in ended] == [Turn.Status.COMPLETED] * 5, [turn.answer for turn in ended]
@@ -196,7 +202,7 @@ def browser_worker(background_worker: WorkerHandle) -> Iterator[BrowserWorker]:
         yield worker
     finally:
         if process.poll() is None:
-            worker_process_stop(process)
+            process_stop(process)
         # The browsers a killed worker left behind, and their leases.
         for lease in BrowserSessionLease.objects.all():
             browser_kill(str(lease.token))
@@ -207,8 +213,7 @@ def browser_worker(background_worker: WorkerHandle) -> Iterator[BrowserWorker]:
 def test_a_sign_in_step_runs_on_the_browser_worker_not_the_turn_worker(
     owner: Any, background_worker: WorkerHandle, browser_worker: BrowserWorker, fixture_web: FixtureWeb
 ) -> None:
-    site = fixture_web.fresh("signin-plain")
-    credential_save(owner=owner, label="Acme", origins=[site.origin], username=USERNAME, secret=PASSWORD)
+    site = _acme(owner, fixture_web, "signin-plain")
     turn = _finished(_sign_in_turn(owner, site))
     assert turn.status == Turn.Status.COMPLETED, turn.answer
     job = BrowserJob.objects.get(owner=owner, kind="sign_in")
@@ -225,8 +230,7 @@ def test_a_browser_worker_killed_mid_sign_in_ends_the_step_interrupted_with_one_
     owner: Any, background_worker: WorkerHandle, browser_worker: BrowserWorker, fixture_web: FixtureWeb
 ) -> None:
     # The site's server takes the credentials, then answers only 25 s later: the kill comes in between.
-    site = fixture_web.fresh("signin-script")
-    credential_save(owner=owner, label="Acme", origins=[site.origin], username=USERNAME, secret=PASSWORD)
+    site = _acme(owner, fixture_web, "signin-script")
     turn = _sign_in_turn(owner, site, "/login.html?slow=25000")
     assert wait_until(lambda: len(site.logins()) == 1, 120), "the credentials were never submitted"
     job = BrowserJob.objects.get(owner=owner, kind="sign_in")
@@ -246,3 +250,19 @@ def test_a_browser_worker_killed_mid_sign_in_ends_the_step_interrupted_with_one_
     time.sleep(3)
     assert len(site.logins()) == 1
     assert BrowserJob.objects.filter(owner=owner).count() == 1
+
+
+def test_a_browser_worker_killed_while_its_verification_panel_is_open_closes_the_panel(
+    owner: Any, background_worker: WorkerHandle, browser_worker: BrowserWorker, fixture_web: FixtureWeb
+) -> None:
+    site = _acme(owner, fixture_web, "signin-handoff")
+    turn = _sign_in_turn(owner, site, "/login.html")
+    assert wait_until(lambda: HandoffPanel.objects.filter(turn=turn, status="open").exists(), 120), "no panel"
+    browser_worker.kill()
+
+    turn = _finished(turn, timeout=BROWSER_JOB_HEARTBEAT_TIMEOUT.total_seconds() + 60)
+    step = StepRecord.objects.get(turn=turn, index=1)
+    assert (step.error_class, step.error_code) == ("unknown", "interrupted")
+    panel = HandoffPanel.objects.get(turn=turn)
+    assert (panel.status, panel.reason) == ("failed", "step_interrupted")  # nobody serves it any more
+    assert site.logins() == []

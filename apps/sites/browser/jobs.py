@@ -48,6 +48,7 @@ from apps.core.redaction import secret_register, secrets_redacted
 from apps.runtime.model_client import ModelUsage, counting_into, withheld_from_models, withhold_from_models_now
 from apps.runtime.model_tiers import ModelTier
 from apps.runtime.trace import redact
+from apps.sites.browser.session_watch import BackgroundWatch
 from apps.sites.browser.sessions import (
     BrowserSession,
     BrowserUnavailable,
@@ -73,8 +74,9 @@ JobOutcome = Literal[
     "completed", "refused", "closed_by_user", "browser_crashed", "deadline_exceeded", "lease_lost", "queue_full",
     "queue_timeout", "browser_unavailable", "time_limit", "interrupted", "not_started", "failed",
 ]  # fmt: skip
-# Waiting for a job: short looks first (a sign-in takes seconds), then longer ones.
-WAIT_POLLS = ((2.0, 0.02), (30.0, 0.05), (float("inf"), 0.25))
+# Waiting for a job: short looks first (a sign-in takes seconds), then longer ones. A job
+# finished by this process (the embedded lane) wakes its waiter at once.
+WAIT_POLLS = ((2.0, 0.05), (30.0, 0.1), (float("inf"), 0.25))
 RUN_BROWSER_JOB = "apps.sites.run_browser_job"
 # The embedded worker's lane for the browser queue (registered by the app).
 BROWSER_LANE = "browser"
@@ -229,20 +231,40 @@ def browser_job_wait(
     """
     began = time.monotonic()
     cancel_sent = False
-    while True:
-        job = BrowserJob.objects.get(pk=job_id, owner_id=owner.pk)
-        if job.status == Status.FINISHED or (deadline is not None and timezone.now() >= deadline):
-            return job
-        if _ended_unattended(job):
-            continue  # read the final row: the worker may have finished first
-        if cancelled is not None and cancelled.is_set() and not cancel_sent:
-            BrowserJob.objects.filter(pk=job_id).update(cancel_requested=True)
-            cancel_sent = True
-        pause = _poll_seconds(time.monotonic() - began)
-        if cancelled is not None and not cancel_sent:
-            cancelled.wait(pause)
-        else:
-            time.sleep(pause)
+    with _finished_here(job_id) as finished:
+        while True:
+            job = BrowserJob.objects.get(pk=job_id, owner_id=owner.pk)
+            if job.status == Status.FINISHED or (deadline is not None and timezone.now() >= deadline):
+                return job
+            if _ended_unattended(job):
+                continue  # read the final row: the worker may have finished first
+            if cancelled is not None and cancelled.is_set() and not cancel_sent:
+                BrowserJob.objects.filter(pk=job_id).update(cancel_requested=True)
+                cancel_sent = True
+            finished.wait(_poll_seconds(time.monotonic() - began))
+
+
+_waiting: dict[int, threading.Event] = {}
+_waiting_lock = threading.Lock()
+
+
+@contextmanager
+def _finished_here(job_id: int) -> Iterator[threading.Event]:
+    """Set when this process finishes the job (the embedded lane), so its waiter need not poll for it."""
+    with _waiting_lock:
+        event = _waiting.setdefault(job_id, threading.Event())
+    try:
+        yield event
+    finally:
+        with _waiting_lock:
+            _waiting.pop(job_id, None)
+
+
+def _announce_finished(job_id: int) -> None:
+    with _waiting_lock:
+        event = _waiting.get(job_id)
+    if event is not None:
+        event.set()
 
 
 def _ended_unattended(job: BrowserJob) -> bool:
@@ -316,6 +338,7 @@ def browser_job_run(*, job_id: int, owner_id: int) -> None:
         status=Status.FINISHED, outcome=outcome, reason=reason, result=result, refusals=context.refusals(),
         finished_at=timezone.now(),
     )  # fmt: skip
+    _announce_finished(job_id)
     logger.info(
         "browser job finished" if written else "browser job finished after it was ended as interrupted",
         extra={"kind": job.kind, "outcome": outcome, "reason": reason},
@@ -345,27 +368,20 @@ def _run(job: BrowserJobContext) -> tuple[JobOutcome, str, Mapping[str, Any]]:
         return "failed", "handler_error", {}
 
 
-class JobWatch:
+class JobWatch(BackgroundWatch):
     """Beside a running job, in its own thread: renews the heartbeat, and notices cancellation or loss.
 
     The job's own thread is busy with Playwright (and may not touch the
     database while it is), so this thread does the job's bookkeeping.
     """
 
+    thread_name = "metnos-browser-job-watch"
+
     def __init__(self, job: BrowserJobContext) -> None:
+        super().__init__()
         self.job = job
-        self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="metnos-browser-job-watch", daemon=True)
         step = job.params.get("step")
         self._turn_id = step.get("turn") if isinstance(step, Mapping) else None
-
-    def start(self) -> JobWatch:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stopping.set()
-        self._thread.join(timeout=10)
 
     def _run(self) -> None:
         beat_every = BROWSER_JOB_HEARTBEAT_EVERY.total_seconds()

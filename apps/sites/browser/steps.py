@@ -50,6 +50,7 @@ _NOTHING_DONE: Mapping[str, str] = {
     "closed_by_user": "You closed the web sessions before this step's browser started.",
     "browser_unavailable": "The managed browser is not available.",
 }
+INTERRUPTED = "interrupted"
 INTERRUPTED_MESSAGE = (
     "The browser worker stopped while this step was running, so whether it changed anything on the website "
     "is unknown; Metnos will not repeat it by itself."
@@ -181,8 +182,8 @@ def browser_step_result(job: BrowserJob) -> StepResult:
         return result_from_json(job.result["step"])
     if job.outcome in _NOTHING_DONE:
         return _failed("recoverable", job.outcome, _NOTHING_DONE[job.outcome])
-    if job.outcome == "interrupted":
-        return _failed("unknown", "interrupted", INTERRUPTED_MESSAGE)
+    if job.outcome == INTERRUPTED:
+        return _failed("unknown", INTERRUPTED, INTERRUPTED_MESSAGE)
     if job.outcome == "time_limit":
         return _failed(
             "unknown", "time_limit", "The browser step reached its time limit; whether it changed anything on the "

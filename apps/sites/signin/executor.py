@@ -31,7 +31,7 @@ from apps.runtime.executors import ExecutionContext, InputSpec, Mandate, NoManda
 from apps.runtime.manifests import ArgSpec, Manifest, RequestForm, ResultShape
 from apps.sites.browser.sessions import BrowserSessionError, NavigationRefused, SessionEnded, outside_browser_loop
 from apps.sites.browser.slots import SessionRefused
-from apps.sites.browser.steps import BrowserStep, browser_step_run, register_browser_step
+from apps.sites.browser.steps import INTERRUPTED, BrowserStep, browser_step_run, register_browser_step
 from apps.sites.browser.websites import AuthorizedWebsites, InvalidOrigin, origin_of
 from apps.sites.handoff.panels import handoff_result_take
 from apps.sites.signin.audit import sign_in_audit_record
@@ -41,6 +41,7 @@ from apps.sites.signin.handoff import (
     continued_in,
     continued_result,
     handoff_abandon,
+    handoff_abandon_for_step,
     handoff_settle,
     person_help,
 )
@@ -191,7 +192,12 @@ class SignIn:
             return step_result(refused)
         credential = args.get("credential")
         params = {"url": url, "credential": str(credential) if credential else None, "grants": _grants(context.mandate)}
-        return browser_step_run(context, kind=SIGN_IN_JOB, params=params, websites=websites, deadline=context.deadline)
+        result = browser_step_run(
+            context, kind=SIGN_IN_JOB, params=params, websites=websites, deadline=context.deadline
+        )
+        if result.error is not None and result.error.code == INTERRUPTED:
+            handoff_abandon_for_step(owner=context.owner, turn_id=context.turn_id, step_index=context.step_index)
+        return result
 
 
 def _refusal(url: str, websites: AuthorizedWebsites) -> SignInReport | None:

@@ -41,6 +41,7 @@ from apps.sites.handoff.panels import (
     handoff_panel_close,
     handoff_panel_continue,
     handoff_panel_open,
+    handoff_panel_open_for_turn,
 )
 from apps.sites.handoff.server import PanelServer
 from apps.sites.limits import CAPTCHA_ATTEMPT_TIMEOUT
@@ -160,6 +161,15 @@ def handoff_abandon(handoff: Handoff) -> None:
     """The step stopped by an exception (a time limit, a crash): its panel must not stay open."""
     if handoff.panel_id is not None:
         handoff_panel_close(panel_id=handoff.panel_id, status=Status.FAILED, reason="step_interrupted")
+
+
+def handoff_abandon_for_step(*, owner: Any, turn_id: int | None, step_index: int) -> None:
+    """The step's browser worker died: a panel it was serving closes (nobody serves it any more)."""
+    if turn_id is None:
+        return
+    panel = handoff_panel_open_for_turn(owner=owner, turn_id=turn_id)
+    if panel is not None and panel.step_index == step_index:
+        handoff_panel_close(panel_id=panel.pk, status=Status.FAILED, reason="step_interrupted")
 
 
 def continued_in(report: SignInReport, resumed_turn: int, value: dict[str, Any]) -> StepResult:
