@@ -1,9 +1,10 @@
 """Shared fixtures: the test cast, API clients and the background worker.
 
 The same suite runs in two passes (see the Makefile): embedded (SQLite,
-in-memory channel layer, in-process worker) and services (PostgreSQL, Redis,
-channels-redis and a real ``celery worker`` process started here and stopped
-by its own PID).
+in-memory channel layer, in-process worker with its browser lane) and
+services (PostgreSQL, Redis, channels-redis and real ``celery worker``
+processes started here and stopped by their own PIDs: one for the
+``default`` and ``batch`` queues, one for ``browser``, as in production).
 """
 
 from __future__ import annotations
@@ -86,9 +87,19 @@ class WorkerHandle:
     kind: str
     hostname: str
     pid: int | None = None
+    # The services pass's browser worker (the embedded pass has its lane in this process).
+    browser_hostname: str | None = None
+    browser_pid: int | None = None
 
 
-def _start_worker_process(database_name: str) -> tuple[subprocess.Popen[bytes], str]:
+TURN_QUEUES = "default,batch"
+BROWSER_QUEUES = "browser"
+
+
+def worker_process_start(
+    database_name: str, *, queues: str, name: str = "pytest", concurrency: int = 2, new_session: bool = False
+) -> tuple[subprocess.Popen[bytes], str]:
+    """A ``celery worker`` process for ``queues`` on this pass's database and Redis; its hostname."""
     from django.db import connection
 
     db = connection.settings_dict
@@ -98,18 +109,30 @@ def _start_worker_process(database_name: str) -> tuple[subprocess.Popen[bytes], 
     )
     env["DJANGO_SETTINGS_MODULE"] = "tests.settings"
     env["METNOS_EMBEDDED_WORKER"] = "false"
-    hostname = f"pytest-{uuid.uuid4().hex[:8]}@%h"
+    hostname = f"{name}-{uuid.uuid4().hex[:8]}@%h"
     command = [
         sys.executable, "-m", "celery", "-A", "metnos_site", "worker",
-        "-Q", "default,browser,batch", "-c", "2", "-n", hostname,
+        "-Q", queues, "-c", str(concurrency), "-n", hostname,
         "--without-mingle", "--without-gossip", "-l", "WARNING",
     ]  # fmt: skip
-    log = open(Path(settings.DATA_DIR) / "celery-worker.log", "wb")  # noqa: SIM115 - lives with the process
-    process = subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    log = open(Path(settings.DATA_DIR) / f"celery-{name}.log", "wb")  # noqa: SIM115 - lives with the process
+    process = subprocess.Popen(
+        command, cwd=REPO_ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=new_session
+    )
     return process, hostname
 
 
-def _wait_for_worker(hostname: str, process: subprocess.Popen[bytes] | None) -> None:
+def process_stop(process: subprocess.Popen[bytes]) -> None:
+    """Stop a process this session started (by its own PID), by force if it lingers."""
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)
+
+
+def worker_process_wait(hostname: str, process: subprocess.Popen[bytes] | None) -> None:
     from metnos_site.celery import app
 
     expanded = hostname.replace("%h", os.uname().nodename)
@@ -131,22 +154,25 @@ def background_worker(django_db_setup: None, django_db_blocker: object) -> Itera
 
         # Earlier tests in this process enqueued work no worker took; their rows are gone.
         app.control.purge()
-        worker = start_embedded_worker(concurrency=2)
+        # The schedule's entries are applied by the tests that test them, never mid-way through another test.
+        worker = start_embedded_worker(concurrency=2, schedule=False)
         yield WorkerHandle(kind="embedded", hostname=worker.hostname)
         return
     from django.db import connection
 
-    process, hostname = _start_worker_process(connection.settings_dict["NAME"])
+    name = connection.settings_dict["NAME"]
+    process, hostname = worker_process_start(name, queues=TURN_QUEUES)
+    browser, browser_hostname = worker_process_start(name, queues=BROWSER_QUEUES, name="pytest-browser")
     try:
-        _wait_for_worker(hostname, process)
-        yield WorkerHandle(kind="process", hostname=hostname, pid=process.pid)
+        worker_process_wait(hostname, process)
+        worker_process_wait(browser_hostname, browser)
+        yield WorkerHandle(
+            kind="process", hostname=hostname, pid=process.pid, browser_hostname=browser_hostname,
+            browser_pid=browser.pid,
+        )  # fmt: skip
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        process_stop(process)
+        process_stop(browser)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -228,12 +254,7 @@ def portal_server(django_db_setup: None, background_worker: WorkerHandle) -> Ite
                 time.sleep(0.2)
         yield PortalServer(url=url, pid=process.pid)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
+        process_stop(process)
 
 
 CHROMIUM_EXECUTABLE = "/usr/bin/chromium"

@@ -86,8 +86,19 @@ def test_the_embedded_worker_runs_the_same_schedule_as_beat(background_worker: W
     from apps.core.embedded_worker import embedded_worker
 
     worker = embedded_worker()
-    assert worker is not None and worker.beat.is_alive()
+    assert worker is not None
     assert _entries(worker.beat.schedule) == _entries(_production_beat_schedule())
+
+
+def test_the_embedded_beat_runs_until_stopped() -> None:
+    from apps.core.embedded_worker import EmbeddedBeat
+
+    beat = EmbeddedBeat()
+    beat.start()
+    assert wait_until(beat.is_alive)
+    beat.stop()
+    beat.join(timeout=10)
+    assert not beat.is_alive()
 
 
 @pytest.mark.skipif(SERVICES_PASS, reason="the embedded worker runs only in the embedded pass")

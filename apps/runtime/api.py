@@ -6,7 +6,7 @@ from typing import cast
 
 from rest_framework import serializers
 
-from apps.accounts.selectors import request_owner
+from apps.accounts.models import request_user
 from apps.core.api import OwnedCrudViewSet
 from apps.runtime.models import Conversation
 from apps.runtime.selectors import conversation_list
@@ -26,7 +26,7 @@ class ConversationViewSet(OwnedCrudViewSet[Conversation]):
 
     def perform_create(self, serializer: serializers.BaseSerializer[Conversation]) -> None:
         serializer.instance = conversation_create(
-            owner=request_owner(self.request), title=serializer.validated_data.get("title", "")
+            owner=request_user(self.request), title=serializer.validated_data.get("title", "")
         )
 
     def perform_update(self, serializer: serializers.BaseSerializer[Conversation]) -> None:

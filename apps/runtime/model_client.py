@@ -37,7 +37,7 @@ from typing import Any, Final, Literal
 
 import httpx
 
-from apps.core.redaction import active_secrets, redact_value, secret_register
+from apps.core.redaction import active_secrets, redact_value
 from apps.runtime.model_tiers import ModelTier, TierName
 
 logger = logging.getLogger(__name__)
@@ -134,6 +134,17 @@ def cloud_requests_so_far() -> int:
     return usage.cloud_requests if usage is not None else 0
 
 
+def turn_usage_add(*, tier_name: str, cloud: bool, requests: int) -> None:
+    """Count into this context's turn ``requests`` sent for it in another process (a browser job's worker)."""
+    usage = _turn_usage.get()
+    if usage is None or requests <= 0:
+        return
+    with usage._lock:
+        usage._by_tier[tier_name] = usage._by_tier.get(tier_name, 0) + requests
+        if cloud:
+            usage._cloud += requests
+
+
 class ModelUsage:
     """Requests sent per tier and cloud requests sent, e.g. for one turn. Thread-safe.
 
@@ -167,13 +178,6 @@ class ModelUsage:
     def as_json(self) -> dict[str, Any]:
         with self._lock:
             return {"requests": dict(self._by_tier), "cloud_requests": self._cloud}
-
-
-# --- Secret hygiene -------------------------------------------------------------
-
-# Transitional: apps/sites/signin_executor.py still calls this right after
-# secret_register; both name the one registration. Remove with that call.
-withhold_from_models_now = secret_register
 
 
 # --- The supported subset of JSON Schema -------------------------------------

@@ -9,6 +9,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.accounts.models import request_user
 from apps.core.api import OwnedModelViewSet
 from apps.sites.browser.slots import queue_place
 from apps.sites.models import BrowserJob, BrowserSessionLease
@@ -37,7 +38,7 @@ class WebSessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, OwnedM
 
     @action(detail=False, methods=["post"])
     def close(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        closed = web_sessions_close(owner=request.user)
+        closed = web_sessions_close(owner=request_user(request))
         return Response({"ended": closed.ended, "withdrawn": closed.withdrawn})
 
 

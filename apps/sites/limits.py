@@ -39,6 +39,16 @@ BROWSER_CLOSE_GRACE = timedelta(seconds=10)
 # and records ``time_limit``; at the hard limit Celery kills it outright.
 BROWSER_TASK_TIME_LIMIT = COLLECTION_MAX_ACTIVE_TIME + timedelta(minutes=5)
 BROWSER_TASK_SOFT_TIME_LIMIT = BROWSER_TASK_TIME_LIMIT - timedelta(minutes=1)
+# A browser job's lease on its work: the browser worker renews ``heartbeat_at``
+# this often while the job runs, and a step waiting for a job whose heartbeat is
+# older than the timeout takes its worker for dead and ends the job
+# ``interrupted``. How often the worker looks for the step's cancellation.
+BROWSER_JOB_HEARTBEAT_EVERY = timedelta(seconds=5)
+BROWSER_JOB_HEARTBEAT_TIMEOUT = timedelta(seconds=30)
+BROWSER_JOB_CHECK_EVERY = timedelta(seconds=1)
+# A job no browser worker started within this long is ended ``not_started``:
+# nothing was done, and the step says no browser worker was available.
+BROWSER_JOB_START_MAX_WAIT = BROWSER_QUEUE_MAX_WAIT
 
 # The single local attempt at a supported Cloudflare challenge: the spec's
 # CAPTCHA attempt bound, in the seconds ``time.monotonic()`` deadlines use.

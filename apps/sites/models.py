@@ -47,8 +47,10 @@ class BrowserJob(OwnedModel):
     """Browser work handed to the ``browser`` queue, and what came of it.
 
     ``kind`` names a registered job (:mod:`apps.sites.browser.jobs`); ``params`` and
-    ``result`` are the owner's data and are never shown to operators.
-    ``outcome`` and ``reason`` come from closed sets.
+    ``result`` are the owner's data and are never shown to operators. ``params``
+    never holds a secret (a browser step stores ids, the address and the step's
+    identity; its worker resolves values itself), and ``result`` is redacted by
+    the worker before it is written. ``outcome`` and ``reason`` come from closed sets.
     """
 
     class Status(models.TextChoices):
@@ -68,6 +70,12 @@ class BrowserJob(OwnedModel):
     deadline = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The browser worker that claimed the job (``host:pid``, for operators), and its lease on the job:
+    # renewed while the job runs; a step that finds it too old ends the job ``interrupted``.
+    holder = models.CharField(max_length=200, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    # The step waiting for the job was cancelled: the worker stops waiting for the user.
+    cancel_requested = models.BooleanField(default=False)
 
     objects: models.Manager[BrowserJob] = models.Manager()
 
@@ -81,7 +89,7 @@ class BrowserJob(OwnedModel):
 class HandoffPanel(OwnedModel):
     """A person's turn at a sign-in the website will not let Metnos finish alone (a humanity check).
 
-    The browser session stays open in the step's own worker while the panel is
+    The browser session stays open in the sign-in's browser job while the panel is
     open; the portal shows its page with every editable field masked and
     forwards clicks and scrolls (never keystrokes). Only closed codes live
     here — never page data, an address or a value. ``result`` holds the

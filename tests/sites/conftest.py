@@ -15,6 +15,19 @@ def fixture_web() -> Iterator[FixtureWeb]:
     yield from serve_fixture_web()
 
 
+@pytest.fixture(autouse=True)
+def _browser_workers(request: pytest.FixtureRequest) -> None:
+    """Browser steps run as browser jobs: in the services pass, a browser test needs the worker processes.
+
+    (The embedded pass runs them in this process's browser lane, started by the first job.)
+    Asked for here, not named, so it does not decide which tests the services pass keeps.
+    """
+    from tests.conftest import SERVICES_PASS
+
+    if SERVICES_PASS and request.node.get_closest_marker("browser") is not None:
+        request.getfixturevalue("background_worker")
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """In the services pass, run only the browser tests whose behaviour depends on the services.
 

@@ -1,18 +1,27 @@
-"""Helpers for the handoff panel tests: a sign-in turn conducted in the background, the owner's portal."""
+"""Helpers for the handoff panel tests: a sign-in turn conducted in the background, the owner's portal.
+
+The sign-in itself runs as a browser job in a browser worker (this process's
+browser lane in the embedded pass, the worker process in the services pass),
+so the turn's live events are read as the owner's browsers receive them: from
+the owner's group on the channel layer (:class:`LiveEvents`).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from channels.layers import get_channel_layer
 from django.db import connection
 from django.test import Client
 
+from apps.core.events import register_serving_loop, user_group_name
 from apps.runtime.catalog import current_catalog
 from apps.runtime.models import Turn
 from apps.runtime.tasks import run_turn
-from apps.runtime.trace import observe_turn_events
 from apps.runtime.turns import turn_conduct, turn_submit
 from apps.sites.models import BrowserSessionLease, HandoffPanel
 from apps.vault.mandates import vault_mandate_for_plan
@@ -25,14 +34,57 @@ CHECK_AT = (130, 75)
 FREEZE_AT = (460, 75)
 
 
+class LiveEvents:
+    """The owner's live events, as their browsers receive them, gathered in a thread of its own.
+
+    Its loop serves this process's publishers too (as daphne's would), so the
+    in-memory layer of the embedded pass delivers on the loop that listens.
+    """
+
+    def __init__(self, owner_id: int) -> None:
+        self.events: list[Any] = []
+        self._group = user_group_name(owner_id)
+        self._loop = asyncio.new_event_loop()
+        self._listening = threading.Event()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="test-live-events", daemon=True)
+        self._thread.start()
+        register_serving_loop(self._loop)
+        self._task = asyncio.run_coroutine_threadsafe(self._listen(), self._loop)
+        assert self._listening.wait(10), "the live events did not start"
+
+    async def _listen(self) -> None:
+        layer = get_channel_layer()
+        assert layer is not None
+        channel = await layer.new_channel()
+        await layer.group_add(self._group, channel)
+        self._listening.set()
+        try:
+            while True:
+                message = await layer.receive(channel)
+                self.events.append(json.loads(message["text"]))
+        finally:
+            await layer.group_discard(self._group, channel)
+
+    def close(self) -> None:
+        if not self._thread.is_alive():
+            return
+        self._task.cancel()
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+
+
 @dataclass
 class Background:
     """A turn conducted in its own thread, as a worker would; the test plays the owner in the portal."""
 
     turn: Turn
     thread: threading.Thread
-    events: list[Any] = field(default_factory=list)
+    live: LiveEvents
     ended: list[Turn] = field(default_factory=list)
+
+    @property
+    def events(self) -> list[Any]:
+        return self.live.events
 
     def finish(self, timeout: float = 120) -> Turn:
         self.thread.join(timeout)
@@ -53,19 +105,18 @@ def conduct_sign_in(
     plan = {"steps": [*before, sign_in]}
     turn = turn_submit(owner=owner, text="sign in to the shop", plan=plan, enqueue=False)
     mandate = vault_mandate_for_plan(owner=owner, turn_id=turn.pk, plan=plan, catalog=current_catalog())
-    events: list[Any] = []
+    live = LiveEvents(owner.pk)
     ended: list[Turn] = []
 
     def work() -> None:
         try:
-            with observe_turn_events(events.append):
-                ended.append(turn_conduct(turn=turn, mandate=mandate))
+            ended.append(turn_conduct(turn=turn, mandate=mandate))
         finally:
             connection.close()
 
     thread = threading.Thread(target=work, name="test-turn", daemon=True)
     thread.start()
-    background = Background(turn, thread, events, ended)
+    background = Background(turn, thread, live, ended)
     if started is not None:
         started.append(background)
     return background
@@ -81,6 +132,7 @@ def settle_backgrounds(backgrounds: list[Background]) -> None:
                 status=HandoffPanel.Status.CANCELLED
             )
             background.thread.join(60)
+        background.live.close()
         # A Resume enqueued a linked turn: a real worker (services pass) may be conducting it. It ends
         # before the test's database is emptied, or is conducted here where no worker takes it.
         unfinished = (Turn.Status.QUEUED, Turn.Status.RUNNING)

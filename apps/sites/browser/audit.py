@@ -12,10 +12,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from apps.accounts.models import User
+
 logger = logging.getLogger(__name__)
 
 
-def audit_record(*, owner: Any, turn_id: int | None, kind: str, data: dict[str, Any]) -> dict[str, Any]:
+def audit_record(*, owner: User, turn_id: int | None, kind: str, data: dict[str, Any]) -> dict[str, Any]:
     """Write one browser procedure's audit to the owner's turn trace (when there is a turn) and the log."""
     logger.info("%s", kind, extra={"audit": data})
     if turn_id is None:

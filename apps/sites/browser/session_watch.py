@@ -17,7 +17,7 @@ import logging
 import threading
 import time
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 from django.db import DatabaseError, connection
 from django.utils import timezone
@@ -34,21 +34,35 @@ logger = logging.getLogger(__name__)
 _GRACE_SECONDS = BROWSER_CLOSE_GRACE.total_seconds()
 
 
-class SessionWatch:
-    def __init__(self, session: BrowserSession, *, token: str) -> None:
-        self._session = session
-        self._token = token
-        self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="metnos-session-watch", daemon=True)
-        self.forced = False
+class BackgroundWatch:
+    """A daemon thread beside a session or a job, doing its database work; started and stopped by its owner."""
 
-    def start(self) -> SessionWatch:
+    thread_name = "metnos-watch"
+
+    def __init__(self) -> None:
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
+
+    def start(self) -> Self:
         self._thread.start()
         return self
 
     def stop(self) -> None:
         self._stopping.set()
         self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+
+class SessionWatch(BackgroundWatch):
+    thread_name = "metnos-session-watch"
+
+    def __init__(self, session: BrowserSession, *, token: str) -> None:
+        super().__init__()
+        self._session = session
+        self._token = token
+        self.forced = False
 
     def _run(self) -> None:
         token = uuid.UUID(self._token)

@@ -40,6 +40,7 @@ from django.utils import timezone
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, Request, Response, Route, sync_playwright
 
+from apps.accounts.models import User
 from apps.sites.browser.data import StorageState, storage_state_load, storage_state_save
 from apps.sites.browser.executable import CHROMIUM_ARGS, find_browser_executable
 from apps.sites.browser.guard_proxy import Dialer, GuardProxy, direct_dial
@@ -266,7 +267,7 @@ def _kind(request: Request) -> RequestKind:
     return "subresource" if in_frame else "navigation"
 
 
-def _wait_for_slot(owner: Any, deadline: dt.datetime | None, on_queue: Callable[[int], None] | None) -> uuid.UUID:
+def _wait_for_slot(owner: User, deadline: dt.datetime | None, on_queue: Callable[[int], None] | None) -> uuid.UUID:
     lease = lease_request(owner=owner)
     token = lease.token
     give_up = timezone.now() + BROWSER_QUEUE_MAX_WAIT
@@ -290,7 +291,7 @@ def _wait_for_slot(owner: Any, deadline: dt.datetime | None, on_queue: Callable[
 @contextmanager
 def browser_session(
     *,
-    owner: Any,
+    owner: User,
     websites: AuthorizedWebsites,
     deadline: dt.datetime | None = None,
     on_queue: Callable[[int], None] | None = None,

@@ -13,13 +13,14 @@ import os
 import socket
 import uuid
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from apps.accounts.models import User
 from apps.sites.limits import BROWSER_LEASE_LIFETIME, BROWSER_LEASE_RENEW_EVERY, MAX_CONCURRENT_BROWSER_SESSIONS
 from apps.sites.models import BrowserSessionLease
 
@@ -73,7 +74,7 @@ def _free_slots() -> int:
     return MAX_CONCURRENT_BROWSER_SESSIONS - running
 
 
-def lease_request(*, owner: Any) -> BrowserSessionLease:
+def lease_request(*, owner: User) -> BrowserSessionLease:
     """Join the queue for a browser, or :class:`SessionRefused` (``queue_full``) at once."""
     now = timezone.now()
     with transaction.atomic():
@@ -155,7 +156,7 @@ def lease_release(*, token: uuid.UUID) -> None:
     BrowserSessionLease.objects.filter(token=token).delete()
 
 
-def leases_close_for_owner(*, owner: Any) -> tuple[int, int]:
+def leases_close_for_owner(*, owner: User) -> tuple[int, int]:
     """Withdraw the owner's waiting requests and ask their running sessions to close.
 
     Returns (sessions asked to close, requests withdrawn).

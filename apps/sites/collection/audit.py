@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, Literal, get_args
 
+from apps.accounts.models import User
 from apps.sites.acting.route_choice import DecisionKind
 from apps.sites.browser.audit import audit_record
 from apps.sites.collection.budget import CollectionLedger
@@ -109,7 +110,7 @@ def collection_audit(findings: Findings, ledger: CollectionLedger) -> dict[str, 
 
 
 def collection_audit_record(
-    *, owner: Any, turn_id: int | None, step_index: int, findings: Findings, ledger: CollectionLedger
+    *, owner: User, turn_id: int | None, step_index: int, findings: Findings, ledger: CollectionLedger
 ) -> dict[str, Any]:
     """Record the audit in the turn's trace (when there is a turn) and the log."""
     data = {"step": step_index, **collection_audit(findings, ledger)}

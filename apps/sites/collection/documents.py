@@ -16,11 +16,11 @@ import mimetypes
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from playwright.sync_api import Download
 from playwright.sync_api import Error as PlaywrightError
 
+from apps.accounts.models import User
 from apps.documents.downloads import DownloadLimitExceeded, download_store
 from apps.documents.files import DocumentsError, owner_files_root, resolve_owner_path
 from apps.documents.limits import MAX_DOWNLOAD_BYTES
@@ -59,7 +59,7 @@ class DocumentProblem:
 class DocumentSaver:
     """Saves downloads of one collection into one approved folder."""
 
-    def __init__(self, *, owner: Any, folder: str) -> None:
+    def __init__(self, *, owner: User, folder: str) -> None:
         try:
             self.folder = resolve_owner_path(owner=owner, relative_path=folder)
         except DocumentsError as error:

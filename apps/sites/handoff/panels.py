@@ -31,6 +31,7 @@ from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
+from apps.accounts.models import User
 from apps.core.events import TurnEvent
 from apps.core.tenancy import get_owned_or_404, owned_rows
 from apps.runtime.lifecycle import turn_resume_after_input, turn_suspend_for_input
@@ -155,16 +156,16 @@ def _writer_gave_up(channel: str, number: int) -> bool:
 # --- selectors -------------------------------------------------------------------
 
 
-def handoff_panel_list(*, owner: Any) -> QuerySet[HandoffPanel]:
+def handoff_panel_list(*, owner: User) -> QuerySet[HandoffPanel]:
     return owned_rows(HandoffPanel, owner=owner)
 
 
-def handoff_panel_get_for_owner(*, owner: Any, panel_id: Any) -> HandoffPanel:
+def handoff_panel_get_for_owner(*, owner: User, panel_id: Any) -> HandoffPanel:
     """One of the owner's panels, or the same 404 for a missing or another owner's panel."""
     return get_owned_or_404(handoff_panel_list(owner=owner), pk=panel_id)
 
 
-def handoff_panel_open_for_turn(*, owner: Any, turn_id: int) -> HandoffPanel | None:
+def handoff_panel_open_for_turn(*, owner: User, turn_id: int) -> HandoffPanel | None:
     """The panel a turn is waiting on, if any (the conversation page links to it)."""
     return handoff_panel_list(owner=owner).filter(turn_id=turn_id, status__in=SERVED).first()
 
@@ -204,7 +205,7 @@ def _served(panel: HandoffPanel) -> None:
         raise HandoffRefused("expired", "This panel has expired.")
 
 
-def handoff_command_add(*, owner: Any, panel_id: Any, command: Command) -> HandoffPanel:
+def handoff_command_add(*, owner: User, panel_id: Any, command: Command) -> HandoffPanel:
     """Forward a click, a scroll or a request for a fresh image to the step serving the panel."""
     panel = handoff_panel_get_for_owner(owner=owner, panel_id=panel_id)
     _served(panel)
@@ -225,7 +226,7 @@ def handoff_command_add(*, owner: Any, panel_id: Any, command: Command) -> Hando
     return panel
 
 
-def handoff_panel_resume(*, owner: Any, panel_id: Any) -> HandoffPanel:
+def handoff_panel_resume(*, owner: User, panel_id: Any) -> HandoffPanel:
     """Ask the step to check the page afresh; idempotent while that check is under way or done.
 
     Pressing Resume establishes nothing by itself: the step observes the page,
@@ -241,7 +242,7 @@ def handoff_panel_resume(*, owner: Any, panel_id: Any) -> HandoffPanel:
     return panel
 
 
-def handoff_panel_cancel(*, owner: Any, panel_id: Any) -> HandoffPanel:
+def handoff_panel_cancel(*, owner: User, panel_id: Any) -> HandoffPanel:
     """Close the panel; the step then closes the browser session and ends the sign-in."""
     panel = handoff_panel_get_for_owner(owner=owner, panel_id=panel_id)
     if panel.status == Status.CANCELLED:
@@ -354,7 +355,7 @@ def handoff_panel_continue(*, panel_id: int, result: dict[str, Any]) -> Turn:
     return resumed
 
 
-def handoff_result_take(*, owner: Any, turn_id: int | None, step_index: int) -> HandoffPanel | None:
+def handoff_result_take(*, owner: User, turn_id: int | None, step_index: int) -> HandoffPanel | None:
     """The verified sign-in a resumed turn continues from, taken once; None when there is none."""
     if turn_id is None:
         return None

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from apps.accounts.models import User
 from apps.sites.browser.audit import audit_record
 from apps.sites.signin.types import SignInReport
 
 AUDIT_KIND = "sign_in.audit"
 
 
-def sign_in_audit_record(*, owner: Any, turn_id: int | None, step_index: int, report: SignInReport) -> dict[str, Any]:
+def sign_in_audit_record(*, owner: User, turn_id: int | None, step_index: int, report: SignInReport) -> dict[str, Any]:
     """Record the audit of one sign-in in the turn's trace (when there is a turn) and the log."""
     return audit_record(owner=owner, turn_id=turn_id, kind=AUDIT_KIND, data={"step": step_index, **report.audit()})

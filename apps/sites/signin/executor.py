@@ -10,8 +10,11 @@ logged, returned or recorded; a one-time code is asked from the user unless
 the owner authorised code automation for that credential, and is treated as a
 secret too.
 
-The browser runs in this step's own worker, not as a browser job: a job's
-parameters are stored, and credential values must never be.
+The browser runs in a browser job (:mod:`apps.sites.browser.steps`): the
+step's worker submits it and waits; the browser worker rebuilds the turn's
+mandate from the job's grants (credential ids and origins, never a value),
+resolves the values there, registers them with its own redaction and model
+withholding, and asks the user for a code through the turn's own question.
 """
 
 from __future__ import annotations
@@ -24,18 +27,11 @@ from typing import Any, TypeVar
 
 from django.utils import timezone
 
-from apps.core.redaction import secret_register
-from apps.runtime.executors import ExecutionContext, InputSpec, Mandate, StepError, StepResult
+from apps.runtime.executors import ExecutionContext, InputSpec, Mandate, NoMandate, StepError, StepResult
 from apps.runtime.manifests import ArgSpec, Manifest, RequestForm, ResultShape
-from apps.runtime.model_client import withhold_from_models_now
-from apps.sites.browser.sessions import (
-    BrowserSessionError,
-    NavigationRefused,
-    SessionEnded,
-    browser_session,
-    outside_browser_loop,
-)
+from apps.sites.browser.sessions import BrowserSessionError, NavigationRefused, SessionEnded, outside_browser_loop
 from apps.sites.browser.slots import SessionRefused
+from apps.sites.browser.steps import INTERRUPTED, BrowserStep, browser_step_run, register_browser_step
 from apps.sites.browser.websites import AuthorizedWebsites, InvalidOrigin, origin_of
 from apps.sites.handoff.panels import handoff_result_take
 from apps.sites.signin.audit import sign_in_audit_record
@@ -45,6 +41,7 @@ from apps.sites.signin.handoff import (
     continued_in,
     continued_result,
     handoff_abandon,
+    handoff_abandon_for_step,
     handoff_settle,
     person_help,
 )
@@ -54,6 +51,7 @@ from apps.sites.signin.types import SIGN_IN_TIME_BUDGET_SECONDS, SignInReport
 
 T = TypeVar("T")
 
+SIGN_IN_JOB = "sign_in"
 _SIGN_IN_PLAN = ({"tool": "sign_in", "args": {"url": "{url}"}},)
 CODE_WAIT_SECONDS = InputSpec(kind="otp", prompt="").timeout_seconds
 CODE_PROMPT = "The website asks for a one-time code to finish signing in. Enter the code you received."
@@ -108,23 +106,32 @@ def off_browser_loop(function: Callable[[], T]) -> T:
     return outside_browser_loop(lambda: context.run(function))
 
 
-def _withhold(values: tuple[str, ...]) -> None:
-    """Register values first known in another thread with this step's redaction and model withholding."""
-    for value in values:
-        secret_register(value)
-        withhold_from_models_now(value)
-
-
 def _granted_credential(mandate: Mandate, origin: str) -> int | str | None:
     grants = [grant for grant in getattr(mandate, "grants", ()) if origin in grant.origins]
     return grants[0].credential_id if len(grants) == 1 else None
 
 
+def _grants(mandate: Mandate) -> list[list[Any]]:
+    """The mandate's grants as the job stores them: credential ids and origins, never a value."""
+    return [[grant.credential_id, sorted(grant.origins)] for grant in getattr(mandate, "grants", ())]
+
+
+def _mandate(step: BrowserStep) -> Mandate:
+    """The turn's mandate in the browser worker: the step's grants, resolving only while the turn runs."""
+    from apps.vault.mandates import CredentialGrant, VaultMandate
+
+    if step.turn_id is None:
+        return NoMandate()
+    grants = [CredentialGrant(int(credential), frozenset(origins)) for credential, origins in step.params["grants"]]
+    return VaultMandate(owner=step.owner, turn_id=step.turn_id, grants=grants)
+
+
 class _VaultAccess:
     """The providers the procedure calls: values from the vault, codes from the user or the vault."""
 
-    def __init__(self, context: ExecutionContext, reference: int | str | None) -> None:
-        self.context = context
+    def __init__(self, step: BrowserStep, mandate: Mandate, reference: int | str | None) -> None:
+        self.step = step
+        self.mandate = mandate
         self.reference = reference
         self.resolved: Any = None
 
@@ -132,26 +139,27 @@ class _VaultAccess:
         from apps.vault.errors import VaultError
         from apps.vault.mandates import mandate_resolve
 
-        reference = self.reference if self.reference is not None else _granted_credential(self.context.mandate, origin)
+        reference = self.reference if self.reference is not None else _granted_credential(self.mandate, origin)
         if reference is None:
             raise CredentialRefused
         try:
-            self.resolved = off_browser_loop(
-                lambda: mandate_resolve(self.context.mandate, credential=reference, origin=origin)
-            )
+            self.resolved = off_browser_loop(lambda: mandate_resolve(self.mandate, credential=reference, origin=origin))
         except VaultError:
             raise CredentialRefused from None
-        _withhold(self.context.mandate.secrets())
+        # Resolved in the helper thread: registered again with this job's redaction and model withholding.
+        self.step.withhold(*self.mandate.secrets())
         return Login(self.resolved.username, self.resolved.secret)
 
     def code(self, origin: str) -> str | None:
         if self.resolved is not None and self.resolved.has_totp:
-            return str(self.resolved.one_time_code())
+            code = str(self.resolved.one_time_code())
+            self.step.withhold(code)
+            return code
         question = InputSpec(kind="otp", prompt=CODE_PROMPT, timeout_seconds=CODE_WAIT_SECONDS)
-        answer = off_browser_loop(lambda: self.context.request_input(question))
+        answer = off_browser_loop(lambda: self.step.request_input(question))
         if answer.status != "answered" or not answer.value:
             return None
-        _withhold((answer.value,))
+        self.step.withhold(answer.value)
         return answer.value
 
 
@@ -160,7 +168,13 @@ def _early(outcome: Any, reason: str) -> SignInReport:
 
 
 class SignIn:
-    """Signs in to a website (see the module docstring); the outcome is typed and audited."""
+    """Signs in to a website (see the module docstring); the outcome is typed and audited.
+
+    ``run`` (in the turn's worker) checks the address against the mandate and
+    hands the sign-in to a browser job (:func:`sign_in_job`), whose stored
+    parameters are the address, the credential's reference and the mandate's
+    grants (ids and origins); it waits for the job's outcome.
+    """
 
     manifest = SIGN_IN_MANIFEST
 
@@ -170,53 +184,81 @@ class SignIn:
         if verified is not None:
             return continued_result(verified)
         url = str(args.get("url", "")).strip()
-        handoff = Handoff()
-        try:
-            report = self._sign_in(context, url, args.get("credential"), handoff)
-        except BaseException:
-            handoff_abandon(handoff)
-            raise
-        sign_in_audit_record(owner=context.owner, turn_id=context.turn_id, step_index=context.step_index, report=report)
-        # After the session closed (its cookies saved): end the panel, or continue in a resumed turn.
-        resumed = handoff_settle(handoff, report)
-        result = step_result(report)
-        return continued_in(report, resumed, dict(result.value)) if resumed is not None else result
-
-    def _sign_in(self, context: ExecutionContext, url: str, credential: Any, handoff: Handoff) -> SignInReport:
-        try:
-            origin_of(url)
-        except InvalidOrigin:
-            return _early("refused", "invalid_address")
         websites = AuthorizedWebsites.from_mandate(context.mandate)
-        if not websites.allows(url):
-            return _early("refused", "site_not_authorised")
-        budget = time.monotonic() + SIGN_IN_TIME_BUDGET_SECONDS
-        # The session also stays open while the user is asked for a code (that wait is not the procedure's).
-        session_deadline = timezone.now() + dt.timedelta(seconds=SIGN_IN_TIME_BUDGET_SECONDS + CODE_WAIT_SECONDS)
-        if context.deadline is not None:
-            budget = min(budget, time.monotonic() + (context.deadline - timezone.now()).total_seconds())
-            session_deadline = min(session_deadline, context.deadline)
-        access = _VaultAccess(context, str(credential) if credential else None)
-        chooser = route_chooser_from_tiers()
-        try:
-            with browser_session(owner=context.owner, websites=websites, deadline=session_deadline) as session:
-                # Before the first document: a real Turnstile hides its checkbox in a closed shadow root.
-                cloudflare_prepare(session.page)
-                procedure = SignInProcedure(
-                    session, credentials=access.login, codes=access.code, deadline=budget, route_chooser=chooser
-                )
-                report = procedure.run(url)
-                if report.outcome == "needs_person":
-                    report = person_help(context, session, procedure, report, handoff, off_browser_loop)
-                return report
-        except NavigationRefused as refused:
-            return _early("refused", f"navigation_{refused.reason}")
-        except SessionEnded as ended:
-            return _early("failed", f"session_{ended.outcome}")
-        except SessionRefused as refused:
-            return _early("failed", refused.reason)
-        except BrowserSessionError:
-            return _early("failed", "browser_unavailable")
+        refused = _refusal(url, websites)
+        if refused is not None:
+            sign_in_audit_record(
+                owner=context.owner, turn_id=context.turn_id, step_index=context.step_index, report=refused
+            )
+            return step_result(refused)
+        credential = args.get("credential")
+        params = {"url": url, "credential": str(credential) if credential else None, "grants": _grants(context.mandate)}
+        result = browser_step_run(
+            context, kind=SIGN_IN_JOB, params=params, websites=websites, deadline=context.deadline
+        )
+        if result.error is not None and result.error.code == INTERRUPTED:
+            handoff_abandon_for_step(owner=context.owner, turn_id=context.turn_id, step_index=context.step_index)
+        return result
+
+
+def _refusal(url: str, websites: AuthorizedWebsites) -> SignInReport | None:
+    try:
+        origin_of(url)
+    except InvalidOrigin:
+        return _early("refused", "invalid_address")
+    if not websites.allows(url):
+        return _early("refused", "site_not_authorised")
+    return None
+
+
+def sign_in_job(step: BrowserStep) -> StepResult:
+    """The sign-in in the browser worker: the procedure, the panel if a person is needed, the audit."""
+    mandate = _mandate(step)
+    handoff = Handoff()
+    try:
+        report = _sign_in(step, mandate, handoff)
+    except BaseException:
+        handoff_abandon(handoff)
+        raise
+    finally:
+        step.withhold(*mandate.secrets())
+    sign_in_audit_record(owner=step.owner, turn_id=step.turn_id, step_index=step.step_index, report=report)
+    # After the session closed (its cookies saved): end the panel, or continue in a resumed turn.
+    resumed = handoff_settle(handoff, report)
+    result = step_result(report)
+    return continued_in(report, resumed, dict(result.value)) if resumed is not None else result
+
+
+def _sign_in(step: BrowserStep, mandate: Mandate, handoff: Handoff) -> SignInReport:
+    url = str(step.params["url"])
+    budget = time.monotonic() + SIGN_IN_TIME_BUDGET_SECONDS
+    # The session also stays open while the user is asked for a code (that wait is not the procedure's).
+    session_deadline = timezone.now() + dt.timedelta(seconds=SIGN_IN_TIME_BUDGET_SECONDS + CODE_WAIT_SECONDS)
+    if step.deadline is not None:
+        budget = min(budget, time.monotonic() + (step.deadline - timezone.now()).total_seconds())
+        session_deadline = min(session_deadline, step.deadline)
+    credential = step.params.get("credential")
+    access = _VaultAccess(step, mandate, str(credential) if credential else None)
+    chooser = route_chooser_from_tiers()
+    try:
+        with step.job.session(deadline=session_deadline) as session:
+            # Before the first document: a real Turnstile hides its checkbox in a closed shadow root.
+            cloudflare_prepare(session.page)
+            procedure = SignInProcedure(
+                session, credentials=access.login, codes=access.code, deadline=budget, route_chooser=chooser
+            )
+            report = procedure.run(url)
+            if report.outcome == "needs_person":
+                report = person_help(step, session, procedure, report, handoff, off_browser_loop)
+            return report
+    except NavigationRefused as refused:
+        return _early("refused", f"navigation_{refused.reason}")
+    except SessionEnded as ended:
+        return _early("failed", f"session_{ended.outcome}")
+    except SessionRefused as refused:
+        return _early("failed", refused.reason)
+    except BrowserSessionError:
+        return _early("failed", "browser_unavailable")
 
 
 def step_result(report: SignInReport) -> StepResult:
@@ -238,3 +280,6 @@ def step_result(report: SignInReport) -> StepResult:
         error=StepError(error_class, code, message),  # type: ignore[arg-type]
         summary=f"{message} {audit_line}",
     )
+
+
+register_browser_step(SIGN_IN_JOB, sign_in_job)

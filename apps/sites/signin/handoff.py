@@ -8,9 +8,11 @@ holds the page), :func:`person_help`:
    when that module is not installed), then observes the page afresh: only
    that observation, never the attempt's own word, lets the sign-in go on;
 2. otherwise opens a :class:`~apps.sites.models.HandoffPanel` and serves it
-   from this thread (:mod:`apps.sites.handoff.server`) until Resume clears
-   the check, the owner cancels, or the panel expires. Waiting consumes none
-   of the procedure's time; the session's deadline moves past the panel's.
+   from this thread — the sign-in's browser job, in the browser worker
+   (:mod:`apps.sites.handoff.server`) — until Resume clears the check, the
+   owner cancels, or the panel expires. Waiting consumes none of the
+   procedure's time; the session's deadline moves past the panel's (within
+   the job's own).
 
 After the session has closed (its cookies saved), :func:`handoff_settle`
 ends the panel. A verified sign-in creates the resumed turn, linked to this
@@ -20,7 +22,6 @@ one, which continues the request (:func:`handoff_panel_continue`); its own
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import time
 from collections.abc import Callable
@@ -30,15 +31,18 @@ from typing import TYPE_CHECKING, Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from apps.runtime.executors import ExecutionContext, StepError, StepResult
+from apps.accounts.models import User
+from apps.runtime.executors import StepError, StepResult
 from apps.runtime.resume import CONTINUED_IN_RESUMED_TURN
 from apps.sites.browser.sessions import BrowserSession
+from apps.sites.browser.steps import BrowserStep
 from apps.sites.handoff.panels import (
     Status,
     handoff_channel,
     handoff_panel_close,
     handoff_panel_continue,
     handoff_panel_open,
+    handoff_panel_open_for_turn,
 )
 from apps.sites.handoff.server import PanelServer
 from apps.sites.limits import CAPTCHA_ATTEMPT_TIMEOUT
@@ -74,12 +78,6 @@ def cloudflare_try(page: Page, *, deadline: float) -> str:
         return "still_open"
 
 
-def somebody_to_ask(context: ExecutionContext) -> bool:
-    """Whether the step runs in a conducted turn whose user can be asked (not the context's default)."""
-    default = next(field.default for field in dataclasses.fields(ExecutionContext) if field.name == "request_input")
-    return context.request_input is not default
-
-
 class _PersonClock:
     """Rechecks for the panel; the time spent waiting for the person is given back to the procedure."""
 
@@ -98,18 +96,20 @@ class _PersonClock:
         return result
 
 
-def _session_outlives(session: BrowserSession, panel: HandoffPanel, procedure: SignInProcedure, context: Any) -> None:
-    """The session stays open for the panel and for the rest of the sign-in after it."""
+def _session_outlives(
+    session: BrowserSession, panel: HandoffPanel, procedure: SignInProcedure, step: BrowserStep
+) -> None:
+    """The session stays open for the panel and for the rest of the sign-in after it (within the job's time)."""
     remaining = max(procedure.deadline - time.monotonic(), 0.0)
-    wanted = panel.expires_at + dt.timedelta(seconds=remaining)
-    if context.deadline is not None:
-        wanted = min(wanted, context.deadline)
+    wanted = min(panel.expires_at + dt.timedelta(seconds=remaining), step.job.deadline)
+    if step.deadline is not None:
+        wanted = min(wanted, step.deadline)
     if session.deadline is not None and wanted > session.deadline:
         session.deadline = wanted
 
 
 def person_help(
-    context: ExecutionContext,
+    step: BrowserStep,
     session: BrowserSession,
     procedure: SignInProcedure,
     report: SignInReport,
@@ -125,17 +125,17 @@ def person_help(
         again = procedure.recheck()
         if not isinstance(again, str):
             return again
-    if context.turn_id is None or not somebody_to_ask(context):
+    turn_id = step.turn_id
+    if turn_id is None or not step.can_ask:
         return report  # outside a conducted turn (a test, a device) there is nobody to hand the page to
-    turn_id, step = context.turn_id, context.step_index
     panel: HandoffPanel = outside(
-        lambda: handoff_panel_open(turn_id=turn_id, step_index=step, credentials_submitted=held.submitted)
+        lambda: handoff_panel_open(turn_id=turn_id, step_index=step.step_index, credentials_submitted=held.submitted)
     )
     handoff.panel_id = panel.pk
-    _session_outlives(session, panel, procedure, context)
+    _session_outlives(session, panel, procedure, step)
     server = PanelServer(
         session, held.page, panel_id=panel.pk, channel=handoff_channel(panel), outside=outside,
-        cancelled=context.cancelled, submitted=lambda: bool(procedure.person and procedure.person.submitted),
+        cancelled=step.cancelled, submitted=lambda: bool(procedure.person and procedure.person.submitted),
     )  # fmt: skip
     served = server.serve(_PersonClock(procedure).recheck)
     if served.ending == "verified" and isinstance(served.result, SignInReport):
@@ -162,6 +162,15 @@ def handoff_abandon(handoff: Handoff) -> None:
     """The step stopped by an exception (a time limit, a crash): its panel must not stay open."""
     if handoff.panel_id is not None:
         handoff_panel_close(panel_id=handoff.panel_id, status=Status.FAILED, reason="step_interrupted")
+
+
+def handoff_abandon_for_step(*, owner: User, turn_id: int | None, step_index: int) -> None:
+    """The step's browser worker died: a panel it was serving closes (nobody serves it any more)."""
+    if turn_id is None:
+        return
+    panel = handoff_panel_open_for_turn(owner=owner, turn_id=turn_id)
+    if panel is not None and panel.step_index == step_index:
+        handoff_panel_close(panel_id=panel.pk, status=Status.FAILED, reason="step_interrupted")
 
 
 def continued_in(report: SignInReport, resumed_turn: int, value: dict[str, Any]) -> StepResult:
