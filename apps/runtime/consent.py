@@ -63,19 +63,6 @@ def consent_request_create(
     )
 
 
-def consent_get_for_owner(*, owner: User, consent_id: Any) -> ConsentRequest:
-    return get_owned_or_404(owned_rows(ConsentRequest, owner=owner).select_related("turn"), pk=consent_id)
-
-
-def consent_pending_for_conversation(*, owner: User, conversation_id: int) -> ConsentRequest | None:
-    return (
-        owned_rows(ConsentRequest, owner=owner)
-        .filter(conversation_id=conversation_id, decision=ConsentRequest.Decision.PENDING)
-        .order_by("-created_at", "-id")
-        .first()
-    )
-
-
 def consent_is_expired(consent: ConsentRequest, *, now: dt.datetime) -> bool:
     """Whether ``consent`` can no longer be answered because its deadline passed, marked or not yet.
 

@@ -12,7 +12,7 @@ import pytest
 
 from apps.sites.browser.sessions import browser_session
 from apps.sites.browser.websites import AuthorizedWebsites
-from apps.sites.signin.procedure import Login, SignInProcedure, sign_in_recover
+from apps.sites.signin.procedure import Login, SignInProcedure
 from apps.sites.signin.types import OUTCOME_INTERVAL_SECONDS
 from tests.sites.fixture_web import FixtureWeb
 from tests.sites.signin_support import PASSWORD, USERNAME, sign_in_to
@@ -93,9 +93,7 @@ def test_single_sign_on_through_an_origin_not_authorized_is_refused_before_any_c
     assert audit["refusals"] and set(audit["refusals"]) <= closed_set
 
 
-def test_the_single_recovery_reads_the_verified_destination_and_never_resubmits(
-    owner: Any, fixture_web: FixtureWeb
-) -> None:
+def test_a_verified_sign_in_keeps_its_actual_destination_as_its_anchor(owner: Any, fixture_web: FixtureWeb) -> None:
     site = fixture_web.fresh("signin-plain")
     with browser_session(owner=owner, websites=AuthorizedWebsites.of([site.origin])) as session:
         procedure = SignInProcedure(
@@ -107,13 +105,4 @@ def test_the_single_recovery_reads_the_verified_destination_and_never_resubmits(
         report = procedure.run(site.url("/"))
         assert report.outcome == "signed_in"
         assert report.anchor == site.url("/private/account.html")  # the actual destination, not the opening page
-        seen = len(site.requests())
-        assert sign_in_recover(session, page=procedure.landing_page, anchor=report.anchor) == "recovered"
-        assert (
-            sign_in_recover(session, page=procedure.landing_page, anchor=report.anchor, intervention_pending=True)
-            == "intervention_pending"
-        )
-        procedure.landing_page.goto(site.url("/private/account.html?tab=bills"))  # type: ignore[union-attr]
-        assert sign_in_recover(session, page=procedure.landing_page, anchor=report.anchor) == "address_changed"
-        assert not [method for method, _ in site.requests()[seen:] if method == "POST"]
     assert len(site.logins()) == 1

@@ -16,7 +16,7 @@
 
 Nothing here logs, returns or raises with a value, an address or page text;
 the report holds closed codes and counters, plus the verified destination
-(``anchor``) for the single recovery.
+(``anchor``), kept in memory.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ from apps.sites.acting.click import ClickApproval, click
 from apps.sites.acting.cookies import consent_clear_before_submission, consent_pending
 from apps.sites.browser.sessions import BrowserSession
 from apps.sites.browser.websites import InvalidOrigin, origin_of
-from apps.sites.limits import RECOVERY_READ_TIMEOUT
 from apps.sites.observation.lexicon import fold, lexicon, phrase_pattern
 from apps.sites.observation.snapshot import Control, Snapshot
 from apps.sites.observation.waits import LOADED_ONLY, read_page
@@ -124,7 +123,6 @@ class SignInProcedure:
         self.credentials_used = False
         self._login: tuple[str, Login] | None = None
         self._typed: tuple[ElementHandle, ...] = ()
-        self.landing_page: Page | None = None
         self.person: PersonWanted | None = None
         self.submitted = False
 
@@ -145,7 +143,6 @@ class SignInProcedure:
         self.phase = "search"
         found = self.search.run(url)
         if found.kind == "signed_in" and found.snapshot is not None:
-            self.landing_page = found.page
             return self.report("signed_in", "already_signed_in", "completed", found.snapshot.url)
         if found.kind != "form" or found.page is None or found.snapshot is None or found.form is None:
             if found.kind == "needs_person" and found.page is not None and found.snapshot is not None:
@@ -195,8 +192,6 @@ class SignInProcedure:
         outcome, internal = _VERDICT_OUTCOMES.get(verdict.kind, ("unverified", "inconclusive"))
         if verdict.reason == "time_budget":
             internal = "exhausted"
-        if verdict.kind == "signed_in":
-            self.landing_page = page
         if verdict.kind == "needs_person" and verdict.snapshot is not None:
             self.person = PersonWanted(page, verdict.snapshot, submitted=self.submitted)
         return self.report(outcome, verdict.reason, internal, verdict.anchor)
@@ -245,7 +240,6 @@ class SignInProcedure:
         if login.found is not None:
             return self._fill(page, snapshot, login.found)
         if signed_in_evidence(snapshot):
-            self.landing_page = page
             return self.report("signed_in", "already_signed_in", "completed", snapshot.url)
         return self.report("not_found", "form_gone_after_check", "inconclusive")
 
@@ -397,33 +391,3 @@ class SignInProcedure:
             )
         except PlaywrightError:
             return Verdict("unverified", "evidence_unobservable")
-
-
-RecoveryKind = Literal["recovered", "not_signed_in", "intervention_pending", "page_changed", "address_changed",
-                       "not_authorized", "unreadable"]  # fmt: skip
-
-
-def sign_in_recover(
-    session: BrowserSession, *, page: Page | None, anchor: str, intervention_pending: bool = False
-) -> RecoveryKind:
-    """The single recovery after a verified sign-in: one fresh read of the return anchor.
-
-    It requires the same page, the exact address and an authorized origin; a
-    change, or a pending request for the user's intervention, stops it. It
-    never submits credentials or forms, and reaching the address is not a
-    fresh authentication check.
-    """
-    if intervention_pending:
-        return "intervention_pending"
-    if not anchor or page is None:
-        return "not_signed_in"
-    if page.is_closed() or page not in session.pages():
-        return "page_changed"
-    if page.url != anchor:
-        return "address_changed"
-    if not session.websites.allows(anchor):
-        return "not_authorized"
-    read = read_page(page, deadline=time.monotonic() + RECOVERY_READ_TIMEOUT.total_seconds())
-    if read.snapshot is None:
-        return "unreadable"
-    return "recovered" if read.snapshot.url == anchor else "address_changed"

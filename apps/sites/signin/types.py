@@ -57,8 +57,9 @@ MAX_MODEL_DECISIONS = 2
 
 @dataclass(frozen=True)
 class SignInReport:
-    """The procedure's result. ``anchor`` is the verified destination, kept in memory for the
-    single recovery and never put in a step result or the audit; ``landing_origin`` is its origin."""
+    """The procedure's result. ``anchor`` is the verified destination (the page the website actually
+    showed, not the opening page), kept in memory and never put in a step result or the audit;
+    ``landing_origin`` is its origin."""
 
     outcome: SignInOutcome
     reason: str
