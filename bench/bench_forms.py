@@ -6,7 +6,7 @@ Target (issue 4, "Performance"): template matching takes under 5 ms per
 request with 200 declared forms (a local intent matcher does 1-5 ms here).
 Both the median and the p95 over the request set are held to it.
 
-The catalog: the 8 built-in request forms (``apps.runtime.request_forms``,
+The catalog: the 8 built-in request forms (``apps.runtime.executors.request_forms``,
 on stand-in executors with the built-in names) plus 192 generated ones — 24
 kinds of things (reminders, invoices, playlists, ...) x 2 executors (create
 one, find or export them) x 2 English and 2 Italian templates each — using
@@ -50,8 +50,10 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from _setup import percentile, verdict
 
-from apps.runtime.executors import Catalog, ExecutionContext, StepResult, build_catalog
-from apps.runtime.forms import (
+from apps.runtime.executors.base import Catalog, ExecutionContext, StepResult, build_catalog
+from apps.runtime.executors.request_forms import REQUEST_FORMS
+from apps.runtime.manifests import ArgSpec, Manifest, RequestForm, ResultShape
+from apps.runtime.paths.forms import (
     AmbiguousRequest,
     FormMatch,
     _prepare,
@@ -59,8 +61,6 @@ from apps.runtime.forms import (
     compile_template,
     propose_from_forms,
 )
-from apps.runtime.manifests import ArgSpec, Manifest, RequestForm, ResultShape
-from apps.runtime.request_forms import REQUEST_FORMS
 
 TARGET_SECONDS = 5e-3
 FORMS = 200
@@ -149,7 +149,7 @@ class StandInExecutor:
 
 
 def _generated_forms(index: int, thing: tuple[str, str, str, str, str, str]) -> dict[str, tuple[RequestForm, ...]]:
-    # No "|" inside a group nested in another group: apps.runtime.forms splits
+    # No "|" inside a group nested in another group: apps.runtime.paths.forms splits
     # a group's alternatives on every "|" and refuses "[in [the|my] {folder} folder]".
     key, en, ens, it, its, gender = thing
     a_new = "un|un nuovo|un altro" if gender == "m" else "una|una nuova|un'altra"

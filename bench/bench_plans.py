@@ -30,9 +30,9 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from apps.runtime.executors import Catalog, ExecutionContext, StepResult, build_catalog
+from apps.runtime.executors.base import Catalog, ExecutionContext, StepResult, build_catalog
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
-from apps.runtime.plans import resolve_step_args, validate_plan
+from apps.runtime.plans.api import resolve_step_args, validate_plan
 
 TARGET_SECONDS = 1e-3
 PASSES, LOOPS = 9, 500  # each pass validates the plan LOOPS times

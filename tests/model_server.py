@@ -33,7 +33,7 @@ from typing import Any
 
 import pytest
 
-from apps.runtime.model_tiers import ModelTier, Secret, TierName
+from apps.runtime.tiers.config import ModelTier, Secret, TierName
 
 LOOPBACK = "127.0.0.1"
 MAX_REQUEST_BYTES = 16 * 1024 * 1024

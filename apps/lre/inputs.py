@@ -12,9 +12,9 @@ from typing import Any
 
 from apps.lre.models import LreBatch, LreJob, LrePhase
 from apps.runtime.boundary import result_from_json
-from apps.runtime.executors import StepResult
+from apps.runtime.executors.base import StepResult
 from apps.runtime.models import StepRecord
-from apps.runtime.plans import Plan
+from apps.runtime.plans.api import Plan
 
 
 def producer_of(plan: Plan, step: int) -> int | None:

@@ -17,9 +17,9 @@ from apps.lre.batching import batch_size, runs_per_item
 from apps.lre.engine import phase_materialise
 from apps.lre.models import LreBatch, LreJob, LrePhase
 from apps.lre.transitions import JOB_FINISHED, batch_transition, job_transition
-from apps.runtime.executors import Catalog
+from apps.runtime.executors.base import Catalog
 from apps.runtime.models import Turn
-from apps.runtime.plans import Plan
+from apps.runtime.plans.api import Plan
 
 # The batch worker's task that advances a job (declared in apps/lre/tasks.py).
 LRE_ADVANCE_TASK = "apps.lre.advance"

@@ -12,7 +12,7 @@ class RuntimeConfig(AppConfig):
         from celery.signals import worker_ready
 
         from apps.runtime import cli, panels  # noqa: F401 - register `metnos` subcommands, the home panel
-        from apps.runtime.builtin import register_builtin_executors
+        from apps.runtime.executors.builtin import register_builtin_executors
 
         register_builtin_executors()
         # A worker that starts ends the turns that died with a previous worker.

@@ -36,7 +36,7 @@ from apps.accounts.models import User
 from apps.core.redaction import redact_text, redact_value, secrets_redacted
 from apps.runtime.consent import consent_approval_for_step, consent_consume, consent_request_create
 from apps.runtime.device_steps import device_step_run, step_destination
-from apps.runtime.executors import (
+from apps.runtime.executors.base import (
     Catalog,
     ExecutionContext,
     Mandate,
@@ -45,10 +45,10 @@ from apps.runtime.executors import (
     StepResult,
     combination_rules,
 )
-from apps.runtime.model_client import cloud_requests_so_far
 from apps.runtime.models import ConsentRequest, StepRecord
-from apps.runtime.plans import ArgumentsInvalid, MissingInput, Plan, resolve_step_args
+from apps.runtime.plans.api import ArgumentsInvalid, MissingInput, Plan, resolve_step_args
 from apps.runtime.provenance import ProvenanceRefused, step_provenance_verify
+from apps.runtime.tiers.client import cloud_requests_so_far
 from apps.runtime.trace import TurnRecorder, preview
 from apps.runtime.user_input import input_requester
 
@@ -288,7 +288,7 @@ def result_as_json(result: StepResult) -> dict[str, Any]:
 
 def result_from_json(data: Mapping[str, Any]) -> StepResult:
     """Rebuild a recorded result (used when a resumed turn continues a plan)."""
-    from apps.runtime.executors import ProducedFile
+    from apps.runtime.executors.base import ProducedFile
 
     error = data.get("error")
     return StepResult(

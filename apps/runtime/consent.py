@@ -23,7 +23,7 @@ from apps.accounts.models import User
 from apps.core.tenancy import get_owned_or_404, owned_rows
 from apps.runtime.lifecycle import turn_decline, turn_hand_off
 from apps.runtime.models import ConsentRequest, Turn
-from apps.runtime.resume import turn_resumption_create
+from apps.runtime.paths.resume import turn_resumption_create
 
 CONSENT_LIFETIME = dt.timedelta(minutes=30)
 CONSENT_EXPIRED_ANSWER = "The confirmation expired unanswered; nothing was done for that step."

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Protocol
 
-from apps.runtime.executors import Catalog, StepResult
+from apps.runtime.executors.base import Catalog, StepResult
 from apps.runtime.models import Turn
-from apps.runtime.plans import Plan
+from apps.runtime.plans.api import Plan
 
 
 class Handoff(Protocol):

@@ -47,7 +47,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.core.events import TurnEvent
-from apps.runtime.executors import StepResult
+from apps.runtime.executors.base import StepResult
 from apps.runtime.models import ConsentRequest, Turn
 from apps.runtime.trace import TURN_STATE_FIELDS, TurnRecorder, turn_publish
 

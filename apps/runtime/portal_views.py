@@ -50,7 +50,7 @@ def system_capabilities(request: HttpRequest) -> HttpResponse:
 def system_models(request: HttpRequest) -> HttpResponse:
     from django.conf import settings
 
-    from apps.runtime.model_tiers import effective_configuration
+    from apps.runtime.tiers.config import effective_configuration
 
     return render(
         request,

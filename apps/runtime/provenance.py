@@ -5,7 +5,7 @@ is not enough to turn it into a local path, a recipient or an authorisation;
 the consumer must declare it accepts that, and the runtime must verify it.
 
 A missing declaration is refused early: the validator and
-:func:`apps.runtime.plan_resolution.resolve_step_args` refuse
+:func:`apps.runtime.plans.resolution.resolve_step_args` refuse
 (``provenance_refused``) a value from another step in a sensitive argument
 (``ArgSpec.sensitive``, and every argument of type ``path``) that does not
 declare ``accepts_step_values``. :func:`step_provenance_verify` runs at the
@@ -45,12 +45,12 @@ from typing import Any, Final, Literal, get_args
 
 from apps.accounts.models import User
 from apps.documents.files import FileAccessRefused, FileRefusalReason, resolve_owner_path
-from apps.runtime.executors import Catalog
+from apps.runtime.executors.base import Catalog
 from apps.runtime.manifests import ArgSpec, Manifest
-from apps.runtime.plan_references import is_collection_argument
-from apps.runtime.plan_resolution import ResolvedArgs
-from apps.runtime.plan_schema import sensitive_kind
-from apps.runtime.plan_types import Plan, show, where
+from apps.runtime.plans.references import is_collection_argument
+from apps.runtime.plans.resolution import ResolvedArgs
+from apps.runtime.plans.schema import sensitive_kind
+from apps.runtime.plans.types import Plan, show, where
 
 ProvenanceCode = Literal[
     "provenance_undeclared",  # a sensitive argument that does not declare it accepts values from other steps

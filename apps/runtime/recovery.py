@@ -12,7 +12,7 @@ boundary (:func:`apps.runtime.boundary.invoke_step`), when all of these hold:
    way again, and ``unknown`` does not establish that nothing happened;
 2. its executor is **read-only**: the manifest declares at least one
    capability and every one of them is in
-   :data:`apps.runtime.resume.READ_ONLY_CAPABILITIES` (reading files and
+   :data:`apps.runtime.paths.resume.READ_ONLY_CAPABILITIES` (reading files and
    documents, extracting records). An executor that declares nothing has
    proved nothing, and any other capability (writing files or sheets,
    browsing, using credentials, undoing, submitting work) may change state;
@@ -51,11 +51,11 @@ from django.db import transaction
 
 from apps.runtime.boundary import BoundaryOutcome, invoke_step
 from apps.runtime.device_steps import step_destination
-from apps.runtime.executors import Catalog, Mandate, StepResult
+from apps.runtime.executors.base import Catalog, Mandate, StepResult
 from apps.runtime.manifests import Manifest
 from apps.runtime.models import StepRecord
-from apps.runtime.plans import Plan
-from apps.runtime.resume import CONTINUED_IN_RESUMED_TURN, READ_ONLY_CAPABILITIES
+from apps.runtime.paths.resume import CONTINUED_IN_RESUMED_TURN, READ_ONLY_CAPABILITIES
+from apps.runtime.plans.api import Plan
 from apps.runtime.trace import TurnRecorder
 
 # Automatic retries one step may get in a turn.

@@ -20,7 +20,7 @@ earlier results available: every step's projection, shown with fewer items
 and shorter strings until the whole fits ``max_chars`` (the truncation stays
 explicit at every size). :func:`scratchpad_for_turn` rebuilds a turn's
 scratchpad from the results recorded for it and for the turn it resumes.
-Its caller in a conducted turn is :func:`apps.runtime.replanning.plan_again`:
+Its caller in a conducted turn is :func:`apps.runtime.paths.replanning.plan_again`:
 a resumed turn whose plan the guards refuse is planned anew with this
 projection of the work it would have inherited (that module says why a
 follow-up turn's planner does not see an earlier turn's results).
@@ -36,7 +36,7 @@ from types import MappingProxyType
 from typing import Any
 
 from apps.runtime.boundary import result_from_json
-from apps.runtime.executors import StepResult
+from apps.runtime.executors.base import StepResult
 from apps.runtime.models import StepRecord, Turn
 
 PROJECTION_ITEMS = 20  # items a planner sees by default

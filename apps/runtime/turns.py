@@ -32,7 +32,7 @@ from apps.core.redaction import redact_text
 from apps.runtime.boundary import result_from_json
 from apps.runtime.catalog import current_catalog
 from apps.runtime.consent import CONSENT_EXPIRED_ANSWER
-from apps.runtime.executors import Catalog, Mandate, NoMandate, StepResult, mandate_for_plan
+from apps.runtime.executors.base import Catalog, Mandate, NoMandate, StepResult, mandate_for_plan
 from apps.runtime.handoff import handoff_before_step
 from apps.runtime.lifecycle import (
     conductor_identity,
@@ -42,13 +42,13 @@ from apps.runtime.lifecycle import (
     turn_interrupt,
     turn_start,
 )
-from apps.runtime.model_client import ModelUsage, counting_into
 from apps.runtime.models import ConsentRequest, Conversation, InputRequest, StepRecord, Turn
-from apps.runtime.paths import PathChoice, choose_path, plan_cache_store
-from apps.runtime.plans import GuardOutcome, Plan
+from apps.runtime.paths.choice import PathChoice, choose_path, plan_cache_store
+from apps.runtime.paths.replanning import plan_again, plan_checked, requested_tools, what_is_missing
+from apps.runtime.paths.resume import CONTINUED_IN_RESUMED_TURN, asks_to_resume, resumption_for
+from apps.runtime.plans.api import GuardOutcome, Plan
 from apps.runtime.recovery import invoke_with_recovery
-from apps.runtime.replanning import plan_again, plan_checked, requested_tools, what_is_missing
-from apps.runtime.resume import CONTINUED_IN_RESUMED_TURN, asks_to_resume, resumption_for
+from apps.runtime.tiers.client import ModelUsage, counting_into
 from apps.runtime.trace import TurnRecorder
 
 logger = logging.getLogger(__name__)
@@ -178,7 +178,7 @@ def _plan_and_run(recorder: TurnRecorder, catalog: Catalog, mandate: Mandate | N
     raw_plan: Any = turn.plan
     request = turn.request_text
     # A plan given explicitly is run as given (its request is only a label); one from a form, a plan
-    # cache or a resumption is planned anew when the guards ask for it (apps/runtime/replanning.py).
+    # cache or a resumption is planned anew when the guards ask for it (apps/runtime/paths/replanning.py).
     explicit = turn.path == Turn.Path.PLAN
     replannable = not explicit
     stale_fast_path = None

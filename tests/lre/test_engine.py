@@ -23,7 +23,7 @@ from apps.lre.services import (
     job_resume,
 )
 from apps.runtime.boundary import invoke_step
-from apps.runtime.executors import (
+from apps.runtime.executors.base import (
     Catalog,
     ExecutionContext,
     StepError,
@@ -33,7 +33,7 @@ from apps.runtime.executors import (
 )
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.models import Conversation, StepRecord, Turn
-from apps.runtime.plans import Plan, validate_plan
+from apps.runtime.plans.api import Plan, validate_plan
 from apps.runtime.trace import TurnRecorder
 
 pytestmark = pytest.mark.django_db

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from apps.runtime.agentic import (
+from apps.runtime.agentic.loop import (
     AttemptRecord,
     ExecutionFailed,
     LoopCancelled,
@@ -29,8 +29,8 @@ from apps.runtime.agentic import (
     run_loop,
     run_loop_async,
 )
-from apps.runtime.executors import StepResult
-from apps.runtime.model_client import (
+from apps.runtime.executors.base import StepResult
+from apps.runtime.tiers.client import (
     ModelClient,
     ModelError,
     ModelInvalidOutput,

@@ -17,10 +17,10 @@ import pytest
 from django.core import serializers
 
 from apps.accounts.models import User
-from apps.runtime.executors import ExecutionContext, NoMandate, StepResult, build_catalog
+from apps.runtime.executors.base import ExecutionContext, NoMandate, StepResult, build_catalog
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
-from apps.runtime.model_client import ModelClient
 from apps.runtime.models import StepRecord, TraceEvent, Turn
+from apps.runtime.tiers.client import ModelClient
 from apps.runtime.trace import observe_turn_events
 from apps.runtime.turns import turn_conduct, turn_submit
 from tests.model_server import ScriptedModelServer

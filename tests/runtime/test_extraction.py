@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from apps.runtime.extraction import (
+from apps.runtime.extraction.rules import (
     LETTERHEAD_LINES,
     MAX_FIELDS,
     TIER_OTHER_AMOUNT,

@@ -3,7 +3,7 @@
 A request that says "today" is reused from a plan cache only when its plan
 carries "today" to the executor, which binds it when the step runs; a plan
 in which the planner fixed the date is never cached, and one cached before
-that rule is refused and forgotten. See ``apps/runtime/plan_cache_binding.py``.
+that rule is refused and forgotten. See ``apps/runtime/plans/cache_binding.py``.
 """
 
 from __future__ import annotations
@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from apps.accounts.models import User
-from apps.runtime.executors import Catalog, ExecutionContext, StepResult, build_catalog
-from apps.runtime.forms import propose_from_forms
+from apps.runtime.executors.base import Catalog, ExecutionContext, StepResult, build_catalog
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.models import PlanCache, StepRecord, Turn
-from apps.runtime.paths import executor_signatures, normalise_request
-from apps.runtime.plan_cache_binding import relative_terms, time_bound_terms
+from apps.runtime.paths.choice import executor_signatures, normalise_request
+from apps.runtime.paths.forms import propose_from_forms
+from apps.runtime.plans.cache_binding import relative_terms, time_bound_terms
 from apps.runtime.turns import turn_conduct, turn_submit
 from tests.model_server import ScriptedModelServer
 

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from apps.accounts.models import User
-from apps.runtime import file_executors
-from apps.runtime.executors import ExecutionContext, StepResult
-from apps.runtime.file_executors import (
+from apps.runtime.executors import files as file_executors
+from apps.runtime.executors.base import ExecutionContext, StepResult
+from apps.runtime.executors.files import (
     FIND_FILES_MANIFEST,
     READ_FILES_MANIFEST,
     FindFilesExecutor,

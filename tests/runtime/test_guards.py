@@ -17,19 +17,19 @@ from typing import Any
 import pytest
 
 from apps.accounts.models import User
-from apps.runtime.executors import Catalog, build_catalog, catalog_subset
+from apps.runtime.executors.base import Catalog, build_catalog, catalog_subset
+from apps.runtime.executors.records import CREATE_SPREADSHEET_MANIFEST
 from apps.runtime.manifests import Manifest, ManifestError
-from apps.runtime.model_client import ModelUsage
 from apps.runtime.models import StepRecord, TraceEvent, Turn
-from apps.runtime.paths import choose_path
-from apps.runtime.planner import MAX_PLANNING_REQUESTS, REFUSAL_MISSING_ACTION, propose_with_model
-from apps.runtime.record_executors import CREATE_SPREADSHEET_MANIFEST
-from apps.runtime.requested_actions import (
+from apps.runtime.paths.choice import choose_path
+from apps.runtime.paths.planner import MAX_PLANNING_REQUESTS, REFUSAL_MISSING_ACTION, propose_with_model
+from apps.runtime.paths.requested_actions import (
     RequestedAction,
     forms_refusal,
     requested_actions,
     requested_actions_missing,
 )
+from apps.runtime.tiers.client import ModelUsage
 from apps.runtime.turns import turn_conduct, turn_submit
 from tests.model_server import RecordedRequest, ScriptedModelServer
 from tests.runtime.conftest import QUOTES_REQUEST
@@ -313,7 +313,7 @@ def test_turn_is_refused_naming_the_action_the_model_kept_leaving_out(
 @pytest.mark.django_db
 def test_an_autopath_whose_slot_swallows_a_requested_action_is_not_reused(owner: User, catalog: Catalog) -> None:
     from apps.runtime.models import PlanCache
-    from apps.runtime.paths import executor_signatures
+    from apps.runtime.paths.choice import executor_signatures
 
     plan = {"steps": [{"tool": "find_files", "args": {"base_path": "~/{slot1}", "pattern": "*.pdf"}}]}
     PlanCache.objects.create(

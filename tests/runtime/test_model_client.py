@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from apps.core.redaction import REDACTED, secrets_redacted
-from apps.runtime.model_client import (
+from apps.runtime.tiers.client import (
     ModelClient,
     ModelInvalidOutput,
     ModelRefused,
@@ -29,7 +29,7 @@ from apps.runtime.model_client import (
     check_schema,
     schema_mismatch,
 )
-from apps.runtime.model_tiers import ModelTier, Secret
+from apps.runtime.tiers.config import ModelTier, Secret
 from tests.model_server import ScriptedModelServer, scripted_model_server, unused_loopback_port
 
 # Re-exported so pytest finds the fixture here (until tests/conftest.py lists

@@ -14,15 +14,15 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from apps.accounts.models import User
 from apps.core.redaction import secrets_redacted
-from apps.runtime.executors import ExecutionContext
-from apps.runtime.model_client import ModelRefused, ModelTruncated, ModelUnavailable, ModelUsage
-from apps.runtime.model_extraction import (
+from apps.runtime.executors.base import ExecutionContext
+from apps.runtime.executors.records import ExtractEntriesExecutor
+from apps.runtime.extraction.model import (
     EXTRACTION_MAX_CHARS,
     configured_model_extractor,
     extraction_response_schema,
     model_extractor_for_tier,
 )
-from apps.runtime.record_executors import ExtractEntriesExecutor
+from apps.runtime.tiers.client import ModelRefused, ModelTruncated, ModelUnavailable, ModelUsage
 from tests.model_server import ScriptedModelServer
 
 CANARY = "CANARY-S3CRET-123"

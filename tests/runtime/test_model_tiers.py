@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from pytest_django.fixtures import Settings as SettingsWrapper
 
-from apps.runtime.model_tiers import (
+from apps.runtime.tiers.config import (
     DECISION_TIMEOUT_SECONDS,
     DEFAULT_TIMEOUT_SECONDS,
     TIER_NAMES,
@@ -162,7 +162,7 @@ def test_settings_read_the_tiers_from_the_environment() -> None:
     # A fresh interpreter: the settings module is evaluated with these
     # variables, and importing the tiers module first must not re-enter it.
     script = (
-        "import apps.runtime.model_tiers, django, json; django.setup(); from django.conf import settings; "
+        "import apps.runtime.tiers.config, django, json; django.setup(); from django.conf import settings; "
         "print(json.dumps([settings.METNOS_MODEL_TIERS, settings.METNOS_SITES_FRONTIER_ROUTES]))"
     )
     environ = {

@@ -21,10 +21,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apps.runtime.executors import Catalog, StepError, StepResult, build_catalog
+from apps.runtime.executors.base import Catalog, StepError, StepResult, build_catalog
 from apps.runtime.manifests import ArgSpec, Manifest
-from apps.runtime.plan_references import TEMPLATE
-from apps.runtime.plans import (
+from apps.runtime.plans.api import (
     PLAN_ERROR_CODES,
     MissingInput,
     Plan,
@@ -34,6 +33,7 @@ from apps.runtime.plans import (
     resolve_step_args,
     validate_plan,
 )
+from apps.runtime.plans.references import TEMPLATE
 from tests.runtime.test_plans import executor, quotes_catalog
 
 CATALOG = quotes_catalog()

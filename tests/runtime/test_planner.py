@@ -17,12 +17,10 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from apps.accounts.models import User
 from apps.runtime.boundary import result_as_json
-from apps.runtime.executors import Catalog, StepResult, build_catalog
-from apps.runtime.model_client import ModelUsage
-from apps.runtime.model_tiers import ModelTier
+from apps.runtime.executors.base import Catalog, StepResult, build_catalog
 from apps.runtime.models import StepRecord
-from apps.runtime.paths import choose_path
-from apps.runtime.planner import (
+from apps.runtime.paths.choice import choose_path
+from apps.runtime.paths.planner import (
     MAX_CONTEXT_CHARS,
     MAX_EARLIER_RESULTS_CHARS,
     MAX_FEEDBACK_ERRORS,
@@ -38,6 +36,8 @@ from apps.runtime.planner import (
     propose_with_model,
 )
 from apps.runtime.scratchpad import PROJECTION_ITEMS, Scratchpad, scratchpad_for_turn
+from apps.runtime.tiers.client import ModelUsage
+from apps.runtime.tiers.config import ModelTier
 from apps.runtime.turns import turn_submit
 from tests.model_server import RecordedRequest, ScriptedModelServer, unused_loopback_port
 

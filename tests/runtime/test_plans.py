@@ -2,7 +2,7 @@
 
 Every test builds its own test-only executors with ``Manifest(...)`` and
 ``build_catalog({...})``; none depends on a real executor. The bounds cited
-come from ``apps.runtime.plan_types``.
+come from ``apps.runtime.plans.types``.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from apps.runtime import plan_guards
-from apps.runtime.executors import Catalog, ExecutionContext, StepError, StepResult, build_catalog
+from apps.runtime.executors.base import Catalog, ExecutionContext, StepError, StepResult, build_catalog
 from apps.runtime.manifests import ArgSpec, ConsentSpec, Manifest, ResultShape
-from apps.runtime.plans import (
+from apps.runtime.plans import guards as plan_guards
+from apps.runtime.plans.api import (
     ECHO_CHARS,
     MAX_PLAN_BYTES,
     MAX_PLAN_STEPS,

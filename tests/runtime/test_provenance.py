@@ -16,10 +16,17 @@ from typing import Any
 import pytest
 
 from apps.accounts.models import User
-from apps.runtime.executors import Catalog, ExecutionContext, Executor, StepResult, build_catalog, registered_executors
+from apps.runtime.executors.base import (
+    Catalog,
+    ExecutionContext,
+    Executor,
+    StepResult,
+    build_catalog,
+    registered_executors,
+)
 from apps.runtime.manifests import ArgSpec, Manifest, ManifestError, ResultShape, SensitiveKind
 from apps.runtime.models import ConsentRequest, StepRecord, TraceEvent, Turn
-from apps.runtime.plans import Plan, ResolvedArgs, Step, validate_plan
+from apps.runtime.plans.api import Plan, ResolvedArgs, Step, validate_plan
 from apps.runtime.provenance import PROVENANCE_CODES, ProvenanceRefused, step_provenance_verify
 from apps.runtime.turns import turn_conduct, turn_submit
 from tests.runtime.conftest import owner_folder

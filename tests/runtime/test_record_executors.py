@@ -16,9 +16,9 @@ import pytest
 from openpyxl import load_workbook
 
 from apps.accounts.models import User
-from apps.runtime.executors import ExecutionContext, Executor, StepResult
-from apps.runtime.file_executors import FindFilesExecutor, ReadFilesExecutor
-from apps.runtime.record_executors import (
+from apps.runtime.executors.base import ExecutionContext, Executor, StepResult
+from apps.runtime.executors.files import FindFilesExecutor, ReadFilesExecutor
+from apps.runtime.executors.records import (
     CREATE_SPREADSHEET_MANIFEST,
     EXTRACT_ENTRIES_MANIFEST,
     SPREADSHEET_CONTENT_TYPES,
@@ -287,7 +287,7 @@ def test_a_dangling_link_at_the_destination_counts_as_existing(owner: User, root
 def test_a_file_appearing_during_the_write_is_not_overwritten(
     owner: User, root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from apps.runtime import record_executors
+    from apps.runtime.executors import records as record_executors
 
     real_write = record_executors.write_xlsx  # type: ignore[attr-defined]  # the name the module calls
 

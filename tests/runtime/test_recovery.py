@@ -13,7 +13,7 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.runtime.lifecycle import conductor_identity, turn_claim
 from apps.runtime.models import ConsentRequest, Conversation, StepRecord, TraceEvent, Turn
-from apps.runtime.paths import generalise
+from apps.runtime.paths.choice import generalise
 from apps.runtime.turns import consents_expire, turn_conduct, turn_submit
 from tests.conftest import WorkerHandle
 from tests.runtime.conftest import QUOTES_REQUEST

@@ -3,7 +3,7 @@
 Plans from the fast path or a resumption that the shared guards refuse go
 to the planning model (bounded, with the guards' problems named) when one is
 configured, and fail clearly, naming what is missing, when none is; a plan
-given explicitly is never replaced. See ``apps/runtime/replanning.py``;
+given explicitly is never replaced. See ``apps/runtime/paths/replanning.py``;
 what the planner sees of earlier results then is in
 ``test_replanning_projection.py``.
 """
@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from apps.accounts.models import User
-from apps.runtime.executors import Catalog, ExecutionContext, StepError, StepResult, build_catalog, catalog_subset
+from apps.runtime.executors.base import Catalog, ExecutionContext, StepError, StepResult, build_catalog, catalog_subset
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.models import PlanCache, StepRecord, TraceEvent, Turn
-from apps.runtime.paths import executor_signatures, normalise_request
-from apps.runtime.replanning import REFUSAL_CHANGED, REFUSAL_NO_MODEL
+from apps.runtime.paths.choice import executor_signatures, normalise_request
+from apps.runtime.paths.replanning import REFUSAL_CHANGED, REFUSAL_NO_MODEL
 from apps.runtime.turns import turn_conduct, turn_submit
 from tests.model_server import ScriptedModelServer
 from tests.runtime.test_canary import CanaryMandate

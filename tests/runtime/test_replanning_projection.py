@@ -1,6 +1,6 @@
 """The planner sees the scratchpad's projection in practice: a resumed turn planned anew, through turn_conduct.
 
-Its one real caller (``apps/runtime/replanning.py``): when the guards refuse a
+Its one real caller (``apps/runtime/paths/replanning.py``): when the guards refuse a
 resumed plan and a planning model is configured, the model is asked again
 with the explicitly truncated projection of the results the turn would have
 inherited. The canary rules of ``test_canary.py`` apply: a secret in those

@@ -10,10 +10,10 @@ import pytest
 from apps.accounts.models import User
 from apps.runtime.boundary import invoke_step
 from apps.runtime.catalog import current_catalog
-from apps.runtime.executors import StepResult
+from apps.runtime.executors.base import StepResult
 from apps.runtime.models import Conversation, StepRecord, Turn
-from apps.runtime.plans import validate_plan
-from apps.runtime.resume import asks_to_resume
+from apps.runtime.paths.resume import asks_to_resume
+from apps.runtime.plans.api import validate_plan
 from apps.runtime.trace import TurnRecorder
 from apps.runtime.turns import turn_conduct, turn_submit
 from tests.lre.test_engine import QUOTES_PLAN, write_quotes

@@ -10,7 +10,7 @@ import pytest
 
 from apps.accounts.models import User
 from apps.runtime.models import StepRecord, Turn
-from apps.runtime.resume import RESUMABLE_FOR, turn_resumption_create
+from apps.runtime.paths.resume import RESUMABLE_FOR, turn_resumption_create
 from tests.lre.test_engine import write_quotes
 from tests.runtime.test_resume import interrupted_at, say
 

@@ -32,7 +32,7 @@ def test_capabilities_page_lists_the_catalog(owner: User, client: Client) -> Non
 def test_models_page_shows_the_effective_configuration_but_never_a_key(
     owner: User, client: Client, settings: Any
 ) -> None:
-    from apps.runtime.model_tiers import parse_model_tiers
+    from apps.runtime.tiers.config import parse_model_tiers
 
     settings.METNOS_MODEL_TIERS = parse_model_tiers(
         {

@@ -18,7 +18,7 @@ import pytest
 from apps.accounts.models import User
 from apps.accounts.services import device_pair
 from apps.runtime.consent import consent_decide
-from apps.runtime.executors import (
+from apps.runtime.executors.base import (
     Catalog,
     ErrorClass,
     ExecutionContext,
@@ -27,7 +27,7 @@ from apps.runtime.executors import (
     StepResult,
     build_catalog,
 )
-from apps.runtime.file_changes import DELETE_FILES_MANIFEST
+from apps.runtime.executors.file_changes import DELETE_FILES_MANIFEST
 from apps.runtime.manifests import ArgSpec, ConsentSpec, Manifest, ResultShape
 from apps.runtime.models import ConsentRequest, Conversation, DeviceStep, StepRecord, TraceEvent, Turn
 from apps.runtime.recovery import LIMITATIONS, MAX_STEP_RETRIES, reads_only, recovery_decision

@@ -14,11 +14,11 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.accounts.models import User
-from apps.runtime.executors import Catalog, ExecutionContext, StepResult, build_catalog, registered_executors
+from apps.runtime.executors.base import Catalog, ExecutionContext, StepResult, build_catalog, registered_executors
 from apps.runtime.lifecycle import conductor_identity, turn_claim
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.models import PlanCache, StepRecord, TraceEvent, Turn
-from apps.runtime.paths import plan_cache_store
+from apps.runtime.paths.choice import plan_cache_store
 from apps.runtime.selectors import turn_get_for_owner
 from apps.runtime.trace import TurnRecorder
 from apps.runtime.turns import TurnRejected, turn_conduct, turn_submit

@@ -20,8 +20,8 @@ import pytest
 from apps.documents.files import owner_files_root
 from apps.records.identity.codes import comparable
 from apps.runtime.catalog import current_catalog
-from apps.runtime.forms import propose_from_forms
 from apps.runtime.models import PlanCache, StepRecord, TraceEvent, Turn
+from apps.runtime.paths.forms import propose_from_forms
 from apps.runtime.turns import turn_conduct, turn_submit
 from apps.sites.browser.data import storage_state_load
 from apps.sites.browser.sessions import browser_session
@@ -237,7 +237,7 @@ def test_a_sign_in_step_the_turn_may_not_use_credentials_for_stops_the_sequence(
 
 
 def test_plans_chosen_by_the_owners_credentials_are_not_cached(owner: Any, fixture_web: FixtureWeb) -> None:
-    from apps.runtime.paths import plan_cache_store
+    from apps.runtime.paths.choice import plan_cache_store
 
     site = fixture_web.site(SITE)
     save_credential(owner, site)

@@ -11,9 +11,9 @@ from openpyxl import load_workbook
 from apps.documents.files import owner_files_root
 from apps.documents.models import StoredDownload
 from apps.runtime.catalog import current_catalog
-from apps.runtime.executors import ExecutionContext, build_catalog
-from apps.runtime.forms import propose_from_forms
+from apps.runtime.executors.base import ExecutionContext, build_catalog
 from apps.runtime.models import ConsentRequest, StepRecord, TraceEvent
+from apps.runtime.paths.forms import propose_from_forms
 from apps.runtime.turns import turn_conduct, turn_submit
 from apps.sites.collection.budget import CollectionBudget
 from apps.sites.collection.executor import CollectSiteDocuments, CollectSiteRecords

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from apps.runtime.model_client import ModelUsage, counting_into
 from apps.runtime.models import StepRecord, TraceEvent
+from apps.runtime.tiers.client import ModelUsage, counting_into
 from apps.runtime.turns import turn_conduct, turn_submit
 from apps.sites.acting.route_choice import route_chooser_from_settings
 from apps.sites.browser.websites import AuthorizedWebsites

@@ -11,7 +11,7 @@ import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 from django.utils import timezone
 
-from apps.runtime.executors import ExecutionContext, build_catalog
+from apps.runtime.executors.base import ExecutionContext, build_catalog
 from apps.sites.browser.jobs import (
     browser_job_run,
     browser_job_submit,
@@ -140,7 +140,7 @@ def test_the_close_executor_withdraws_and_ends_only_the_owners_sessions(owner: A
     "request_text", ["Close the web sessions", "close all my browser sessions", "Chiudi le sessioni web"]
 )
 def test_the_request_to_close_the_web_sessions_needs_no_model(request_text: str) -> None:
-    from apps.runtime.forms import propose_from_forms
+    from apps.runtime.paths.forms import propose_from_forms
 
     proposal = propose_from_forms(request_text, build_catalog())
     assert proposal is not None

@@ -24,10 +24,10 @@ from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 
-from apps.runtime.executors import ExecutionContext, StepResult, build_catalog, registered_executors
+from apps.runtime.executors.base import ExecutionContext, StepResult, build_catalog, registered_executors
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
-from apps.runtime.model_client import ModelClient
 from apps.runtime.models import StepRecord, TraceEvent, Turn
+from apps.runtime.tiers.client import ModelClient
 from apps.runtime.trace import observe_turn_events
 from apps.runtime.turns import turn_conduct, turn_submit
 from apps.vault.errors import VaultError

@@ -23,8 +23,8 @@ from typing import Any, Literal, Protocol
 
 from django.conf import settings
 
-from apps.runtime.model_client import ModelClient, ModelError, ModelUsage
-from apps.runtime.model_tiers import ModelTier, tier
+from apps.runtime.tiers.client import ModelClient, ModelError, ModelUsage
+from apps.runtime.tiers.config import ModelTier, tier
 
 DecisionKind = Literal["chosen", "none_fits", "no_decision", "failed"]
 MAX_LABEL_CHARS = 120

@@ -46,8 +46,8 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.core.redaction import redact_value, secret_register, secrets_redacted
-from apps.runtime.model_client import ModelUsage, counting_into
-from apps.runtime.model_tiers import ModelTier
+from apps.runtime.tiers.client import ModelUsage, counting_into
+from apps.runtime.tiers.config import ModelTier
 from apps.sites.browser.session_watch import BackgroundWatch
 from apps.sites.browser.sessions import (
     BrowserSession,

@@ -42,7 +42,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from apps.records.identity.rows import merge_rows
 from apps.records.rows import Source
-from apps.runtime.model_client import ModelUsage
+from apps.runtime.tiers.client import ModelUsage
 from apps.sites.acting.click import ClickOutcome
 from apps.sites.browser.sessions import SessionEnded
 from apps.sites.collection.completeness import IDENTIFIER_FIELDS

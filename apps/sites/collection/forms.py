@@ -6,7 +6,7 @@ collection, then a spreadsheet of its items. Each sentence has two plans:
 * **signed in** — ``sign_in`` on ``<url>`` first, then the collection, then the
   spreadsheet. A form whose plan uses credentials is proposed only when the
   owner's vault would grant them for that website (the runtime asks the
-  mandate provider; see :func:`apps.runtime.forms.propose_from_forms`);
+  mandate provider; see :func:`apps.runtime.paths.forms.propose_from_forms`);
 * **public** — the collection and the spreadsheet, when the owner holds no
   credential for that website.
 

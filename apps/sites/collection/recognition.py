@@ -35,8 +35,8 @@ from typing import Any, Literal, Protocol
 
 from apps.records.amounts import UnreadableAmount, find_amounts, parse_amount
 from apps.records.dates.reading import UnreadableDate, find_dates, parse_date
-from apps.runtime.model_client import ModelUsage
-from apps.runtime.model_tiers import ModelTier, tier
+from apps.runtime.tiers.client import ModelUsage
+from apps.runtime.tiers.config import ModelTier, tier
 from apps.sites.acting.route_choice import ask_json, frontier_routes_enabled
 from apps.sites.collection.reading import MAX_CELL_CHARS, ReadRow, is_record
 

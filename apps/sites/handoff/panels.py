@@ -36,7 +36,7 @@ from apps.core.events import TurnEvent
 from apps.core.tenancy import get_owned_or_404, owned_rows
 from apps.runtime.lifecycle import turn_resume_after_input, turn_suspend_for_input
 from apps.runtime.models import Turn
-from apps.runtime.resume import turn_resumption_create
+from apps.runtime.paths.resume import turn_resumption_create
 from apps.runtime.trace import trace_record, turn_publish
 from apps.sites.limits import HANDOFF_PANEL_LIFETIME
 from apps.sites.models import HandoffPanel

@@ -15,8 +15,8 @@ import json
 import time
 from collections.abc import Sequence
 
-from apps.runtime.model_client import ModelUsage
-from apps.runtime.model_tiers import DECISION_TIMEOUT_SECONDS, ModelTier, tier
+from apps.runtime.tiers.client import ModelUsage
+from apps.runtime.tiers.config import DECISION_TIMEOUT_SECONDS, ModelTier, tier
 from apps.sites.acting.route_choice import MAX_LABEL_CHARS, ROUTE_CHOICE_MAX_TOKENS, ask_json
 from apps.sites.observation.snapshot import Control
 from apps.sites.signin.search import RouteChooser

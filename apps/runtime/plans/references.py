@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from apps.runtime.plan_types import PlanErrorCode
+from apps.runtime.plans.types import PlanErrorCode
 
 FROM_STEP = "from_step"
 COUNT_FIELD = "count"  # {{stepN.count}}: reserved for collection producers

@@ -6,13 +6,14 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from apps.runtime import file_executors, record_executors
-from apps.runtime.executors import register_combination_rule, register_executor
-from apps.runtime.file_changes import DeleteFilesExecutor
-from apps.runtime.model_extraction import configured_model_extractor
-from apps.runtime.plans import register_producer_rule
-from apps.runtime.request_forms import REQUEST_FORMS
-from apps.runtime.undo import UndoLastTurn
+from apps.runtime.executors import files as file_executors
+from apps.runtime.executors import records as record_executors
+from apps.runtime.executors.base import register_combination_rule, register_executor
+from apps.runtime.executors.file_changes import DeleteFilesExecutor
+from apps.runtime.executors.request_forms import REQUEST_FORMS
+from apps.runtime.executors.undo import UndoLastTurn
+from apps.runtime.extraction.model import configured_model_extractor
+from apps.runtime.plans.api import register_producer_rule
 
 
 def register_builtin_executors() -> None:

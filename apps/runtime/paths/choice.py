@@ -5,7 +5,7 @@
    executor signature it relied on is unchanged and no argument was bound to
    the time it was made: a request that says "today", "last month", "the
    latest …" is reused only if its plan carries those words to the executor
-   that binds them when it runs (:mod:`apps.runtime.plan_cache_binding`);
+   that binds them when it runs (:mod:`apps.runtime.plans.cache_binding`);
    such plans are not cached otherwise (nor as autopaths).
 3. **Autopath** — a confirmed, generalised plan for a similar request: slots
    instead of personal values, matched by template, fully validated again.
@@ -18,7 +18,7 @@
    planning model sees the projection of results already recorded for the
    turn (``scratchpad_for_turn``), never the results themselves; in a
    conducted turn that happens when a resumed plan is planned anew
-   (:mod:`apps.runtime.replanning`).
+   (:mod:`apps.runtime.paths.replanning`).
 
 Plan caches are not shortcuts around the controls: whatever the path, the
 plan is validated and every step crosses the invocation boundary.
@@ -35,15 +35,15 @@ from typing import Any
 from django.utils import timezone
 
 from apps.core.tenancy import owned_rows
-from apps.runtime.executors import Catalog, combination_rules
-from apps.runtime.forms import AmbiguousRequest, compile_template, forms_depend_on_credentials, propose_from_forms
-from apps.runtime.model_client import ModelUsage
+from apps.runtime.executors.base import Catalog, combination_rules
 from apps.runtime.models import PlanCache, Turn
-from apps.runtime.plan_cache_binding import time_bound_terms
-from apps.runtime.planner import planning_tier, propose_with_model
-from apps.runtime.plans import PlanInvalid, validate_plan
-from apps.runtime.requested_actions import forms_refusal, requested_actions, requested_actions_missing
+from apps.runtime.paths.forms import AmbiguousRequest, compile_template, forms_depend_on_credentials, propose_from_forms
+from apps.runtime.paths.planner import planning_tier, propose_with_model
+from apps.runtime.paths.requested_actions import forms_refusal, requested_actions, requested_actions_missing
+from apps.runtime.plans.api import PlanInvalid, validate_plan
+from apps.runtime.plans.cache_binding import time_bound_terms
 from apps.runtime.scratchpad import Scratchpad, scratchpad_for_turn
+from apps.runtime.tiers.client import ModelUsage
 
 _UNDO = re.compile(
     r"^\s*(?:please\s+)?(?:undo|revert|annulla|annullare|ripristina)\b(?:\s*(?:the|my|l'|l\u2019|il|la|lo|ultimo|ultima|last|latest|previous|turn|turno|action|azione|operazione|operation|request|richiesta))*\s*[.!]?\s*$",

@@ -31,9 +31,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from apps.runtime.executors import Catalog, combination_rules
-from apps.runtime.forms import compile_phrase
-from apps.runtime.plans import Plan, PlanInvalid, apply_guards, validate_plan
+from apps.runtime.executors.base import Catalog, combination_rules
+from apps.runtime.paths.forms import compile_phrase
+from apps.runtime.plans.api import Plan, PlanInvalid, apply_guards, validate_plan
 
 # The user's words shown back in a refusal or to the planner, at most.
 MAX_PHRASE_CHARS: Final = 80

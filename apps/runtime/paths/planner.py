@@ -45,9 +45,12 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from apps.core.redaction import secrets_redacted
-from apps.runtime import model_tiers
-from apps.runtime.executors import Catalog, combination_rules
-from apps.runtime.model_client import (
+from apps.runtime.executors.base import Catalog, combination_rules
+from apps.runtime.paths.requested_actions import RequestedAction, describe_actions
+from apps.runtime.plans.api import GuardOutcome, Plan, PlanError, PlanInvalid, apply_guards, validate_plan
+from apps.runtime.scratchpad import Scratchpad
+from apps.runtime.tiers import config as model_tiers
+from apps.runtime.tiers.client import (
     ModelClient,
     ModelError,
     ModelInvalidOutput,
@@ -56,10 +59,7 @@ from apps.runtime.model_client import (
     ModelTruncated,
     ModelUsage,
 )
-from apps.runtime.model_tiers import ModelTier
-from apps.runtime.plans import GuardOutcome, Plan, PlanError, PlanInvalid, apply_guards, validate_plan
-from apps.runtime.requested_actions import RequestedAction, describe_actions
-from apps.runtime.scratchpad import Scratchpad
+from apps.runtime.tiers.config import ModelTier
 
 logger = logging.getLogger(__name__)
 

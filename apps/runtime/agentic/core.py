@@ -7,13 +7,13 @@ expected (:class:`ExecutionFailed`), and :class:`LoopCore`: the whole loop —
 observe → propose → validate → execute → check the postcondition, attempt
 after attempt, within the limits — as a generator of task calls.
 
-:class:`LoopCore` calls nothing itself: a driver in :mod:`apps.runtime.agentic`
+:class:`LoopCore` calls nothing itself: a driver in :mod:`apps.runtime.agentic.loop`
 makes each :class:`StageCall` (synchronously, or in an event loop) and sends
 the answer back or throws the exception in. The core catches only what the
 contract names (a ``ModelError`` from propose, :class:`ExecutionFailed` from
 execute, a :class:`BudgetCut`) and lets anything else escape, so the two
 drivers cannot drift apart. The outcomes and limits are described in
-:mod:`apps.runtime.agentic`.
+:mod:`apps.runtime.agentic.loop`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any, Final, Generic, Literal, TypeVar
 
-from apps.runtime.model_client import (
+from apps.runtime.tiers.client import (
     ModelError,
     ModelInvalidOutput,
     ModelRefused,
@@ -88,12 +88,12 @@ class AttemptRecord(Generic[Prop]):
 
 @dataclass(frozen=True)
 class LoopResult(Generic[T]):
-    """What the loop ended with. See :mod:`apps.runtime.agentic` for the outcomes.
+    """What the loop ended with. See :mod:`apps.runtime.agentic.loop` for the outcomes.
 
     ``attempts`` counts attempts started (``len(reasons) == attempts``);
     ``executions`` counts admitted proposals that were executed — when it is
     not zero, state may have changed. ``kept_deterministic`` is set only by
-    :func:`~apps.runtime.agentic.run_deterministic_first` when the model
+    :func:`~apps.runtime.agentic.loop.run_deterministic_first` when the model
     fallback failed and ``value`` is the deterministic result.
     """
 

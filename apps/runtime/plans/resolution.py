@@ -43,9 +43,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from apps.runtime.executors import Catalog, StepResult
+from apps.runtime.executors.base import Catalog, StepResult
 from apps.runtime.manifests import ArgSpec, Manifest
-from apps.runtime.plan_references import (
+from apps.runtime.plans.references import (
     COUNT_FIELD,
     ORDER_WORDS,
     TEMPLATE,
@@ -55,9 +55,9 @@ from apps.runtime.plan_references import (
     scan_text,
     whole_reference,
 )
-from apps.runtime.plan_schema import check_argument, check_collection, sensitive_kind
-from apps.runtime.plan_types import ArgumentsInvalid, Plan, PlanError, PlanErrorCode, short, show, where
-from apps.runtime.plan_validation import CombinationRule, referable_field
+from apps.runtime.plans.schema import check_argument, check_collection, sensitive_kind
+from apps.runtime.plans.types import ArgumentsInvalid, Plan, PlanError, PlanErrorCode, short, show, where
+from apps.runtime.plans.validation import CombinationRule, referable_field
 
 MissingReason = Literal["not_run", "failed", "empty", "no_items", "field_absent"]
 

@@ -56,10 +56,10 @@ resumption: it keeps nothing after it returns.
 This module holds the drivers (:func:`run_loop`, :func:`run_loop_async` and
 their deterministic-first forms) and what adapters implement
 (:class:`AgenticTask`, :class:`AsyncAgenticTask`). The loop's semantics and
-vocabulary are in :mod:`apps.runtime.agentic_core`;
-:func:`map_outcome_to_step` (in :mod:`apps.runtime.agentic_outcomes`, and
+vocabulary are in :mod:`apps.runtime.agentic.core`;
+:func:`map_outcome_to_step` (in :mod:`apps.runtime.agentic.outcomes`, and
 importable from here) turns a :class:`LoopResult` into the executor's public
-:class:`~apps.runtime.executors.StepResult`.
+:class:`~apps.runtime.executors.base.StepResult`.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol, cast
 
-from apps.runtime.agentic_core import (
+from apps.runtime.agentic.core import (
     MIN_ATTEMPT_SECONDS,
     TRANSIENT_MODEL_REASONS,
     AttemptReason,
@@ -91,7 +91,7 @@ from apps.runtime.agentic_core import (
     T,
     check_limits,
 )
-from apps.runtime.agentic_outcomes import NEEDS_USER_CODE, loop_error, map_outcome_to_step
+from apps.runtime.agentic.outcomes import NEEDS_USER_CODE, loop_error, map_outcome_to_step
 
 logger = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """Choosing a field's value among the pairs a document states, and reading the value.
 
-:func:`choose_value` takes the pairs :mod:`apps.runtime.extraction_lines`
+:func:`choose_value` takes the pairs :mod:`apps.runtime.extraction.lines`
 read and returns one field's value — or why it has none — with the notices
 about the choice. When no label answers a supplier-kind field, its
 letterhead may: the one company name there is taken, with a notice; two
@@ -33,7 +33,7 @@ separator the document's other numbers use, and is unreadable when they do
 not settle it. Amounts become plain decimal text ("1640.90") so results stay
 JSON; the currency travels separately. Text values are the document's text
 with whitespace collapsed, at most
-:data:`~apps.runtime.extraction_fields.MAX_VALUE_CHARS` characters.
+:data:`~apps.runtime.extraction.fields.MAX_VALUE_CHARS` characters.
 """
 
 from __future__ import annotations
@@ -45,14 +45,14 @@ from dataclasses import dataclass, replace
 from typing import Final
 
 from apps.records.amounts import Amount, DecimalSeparator, UnreadableAmount, find_amounts, parse_amount
-from apps.runtime.extraction_fields import (
+from apps.runtime.extraction.fields import (
     MAX_CANDIDATES_SHOWN,
     MAX_VALUE_CHARS,
     FieldSpec,
     FieldValue,
     MatchKind,
 )
-from apps.runtime.extraction_lines import (
+from apps.runtime.extraction.lines import (
     DocumentLines,
     LabelPair,
     label_match,

@@ -11,7 +11,7 @@ not shortcuts around the controls"):
   form, the fast path, an autopath or a resumption (the resume rule, or the
   turn a confirmation resumed), :func:`plan_again` asks the planning model
   through the same bounded proposal as any model proposal
-  (:func:`apps.runtime.planner.propose_with_model`), with the guards'
+  (:func:`apps.runtime.paths.planner.propose_with_model`), with the guards'
   problems in its first request — the missing executors named — and the
   requested actions it must include. A model proposal is not asked again
   here (it already had its bounded new requests), and a plan given
@@ -40,14 +40,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from apps.runtime.executors import Catalog, combination_rules
-from apps.runtime.model_client import ModelUsage
+from apps.runtime.executors.base import Catalog, combination_rules
 from apps.runtime.models import StepRecord, Turn
-from apps.runtime.paths import PathChoice
-from apps.runtime.planner import planning_tier, propose_with_model
-from apps.runtime.plans import GuardOutcome, PlanInvalid, apply_guards, validate_plan
-from apps.runtime.requested_actions import requested_actions
+from apps.runtime.paths.choice import PathChoice
+from apps.runtime.paths.planner import planning_tier, propose_with_model
+from apps.runtime.paths.requested_actions import requested_actions
+from apps.runtime.plans.api import GuardOutcome, PlanInvalid, apply_guards, validate_plan
 from apps.runtime.scratchpad import scratchpad_for_turn
+from apps.runtime.tiers.client import ModelUsage
 from apps.runtime.trace import TurnRecorder
 
 # Why the guards ask for a new proposal; their other changes are corrections.

@@ -38,7 +38,7 @@ from typing import Any, Final, Literal
 import httpx
 
 from apps.core.redaction import active_secrets, redact_value
-from apps.runtime.model_tiers import ModelTier, TierName
+from apps.runtime.tiers.config import ModelTier, TierName
 
 logger = logging.getLogger(__name__)
 

@@ -3,12 +3,12 @@
 Contract:
 
 * :func:`model_extractor_for_tier` returns a
-  :data:`~apps.runtime.extraction.ModelExtractor`. It is called with one
+  :data:`~apps.runtime.extraction.rules.ModelExtractor`. It is called with one
   document's text and the names of the fields the deterministic pass missed,
   sends one schema-constrained request to that tier (``{field: string or
   null}``) and returns ``{field: value or None}`` for exactly those fields.
   A value is a proposal: the executor keeps it only when the document states
-  it (:func:`~apps.runtime.extraction.complete_with_model`).
+  it (:func:`~apps.runtime.extraction.rules.complete_with_model`).
 * The document is cut to ``max_chars`` characters, and the prompt says so.
   The document is data: the instructions say not to follow anything written
   in it, and the response schema leaves no room for anything else.
@@ -27,10 +27,10 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from apps.runtime import model_tiers
-from apps.runtime.extraction import ModelExtractor
-from apps.runtime.model_client import ModelClient, ModelUsage
-from apps.runtime.model_tiers import ModelTier
+from apps.runtime.extraction.rules import ModelExtractor
+from apps.runtime.tiers import config as model_tiers
+from apps.runtime.tiers.client import ModelClient, ModelUsage
+from apps.runtime.tiers.config import ModelTier
 
 # Characters of one document sent to the extraction model.
 EXTRACTION_MAX_CHARS: Final = 12_000

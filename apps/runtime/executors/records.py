@@ -15,7 +15,7 @@ least one requested field. An entry is a JSON-ready mapping:
 * ``address``: the document the values come from;
 * ``evidence``: for each value found, where it came from —
   ``{"type": "amount" | "text", "method", "label", "line", "text"[, "currency"]}``
-  (see :mod:`apps.runtime.extraction`).
+  (see :mod:`apps.runtime.extraction.rules`).
 
 ``create_files_spreadsheet`` writes any collection's scalar values as columns
 and skips nested values (so ``evidence`` never becomes a column). It turns an
@@ -46,8 +46,18 @@ from apps.records.rows import CellValue, Row
 from apps.records.sheets.csv import write_csv
 from apps.records.sheets.receipts import SheetReceipt, SheetWriteError
 from apps.records.sheets.xlsx import write_xlsx
-from apps.runtime.executors import ExecutionContext, Executor, Outcome, ProducedFile, StepResult
-from apps.runtime.extraction import (
+from apps.runtime.executors.base import ExecutionContext, Executor, Outcome, ProducedFile, StepResult
+from apps.runtime.executors.files import (
+    MAX_PATH_ARG_CHARS,
+    ArgumentError,
+    collection_arg,
+    display_name,
+    present_args,
+    step_failed,
+    string_arg,
+    string_list_arg,
+)
+from apps.runtime.extraction.rules import (
     MAX_FIELD_NAME_CHARS,
     MAX_FIELDS,
     DocumentExtraction,
@@ -57,16 +67,6 @@ from apps.runtime.extraction import (
     complete_with_model,
     extract_document,
     field_specs,
-)
-from apps.runtime.file_executors import (
-    MAX_PATH_ARG_CHARS,
-    ArgumentError,
-    collection_arg,
-    display_name,
-    present_args,
-    step_failed,
-    string_arg,
-    string_list_arg,
 )
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 
@@ -146,7 +146,7 @@ EXTRACT_ENTRIES_MANIFEST: Final = Manifest(
 class ExtractEntriesExecutor:
     """``extract_entries``: the requested fields' values in each document, as entries.
 
-    Deterministic first (see :mod:`apps.runtime.extraction` for the rules):
+    Deterministic first (see :mod:`apps.runtime.extraction.rules` for the rules):
     label/value lines, labels with the value on the next line, simple tables and,
     for a supplier, the letterhead. Competing labels are decided by a stated
     rule or left empty with a notice — never the first match. When a

@@ -7,14 +7,14 @@ for the fields still missing, and only keeps values it can verify in the text.
 
 The rules live next to the code that applies them:
 
-* :mod:`apps.runtime.extraction_fields` — the request (:func:`field_specs`,
+* :mod:`apps.runtime.extraction.fields` — the request (:func:`field_specs`,
   :class:`FieldSpec`), the result (:class:`FieldValue`,
   :class:`DocumentExtraction`) and the bounds.
-* :mod:`apps.runtime.extraction_lines` — where values come from (label/value
+* :mod:`apps.runtime.extraction.lines` — where values come from (label/value
   lines, a label with its value on the next line, a label followed by a typed
   value, simple text tables, the letterhead) and which labels answer which
   field.
-* :mod:`apps.runtime.extraction_choice` — choosing among competing labels,
+* :mod:`apps.runtime.extraction.choice` — choosing among competing labels,
   never the first one (name before kind, :func:`amount_tier`, document values
   before line items), and reading amounts and text values.
 """
@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from apps.records.amounts import infer_decimal_separator
-from apps.runtime.extraction_choice import (
+from apps.runtime.extraction.choice import (
     TIER_OTHER_AMOUNT,
     TIER_PARTIAL_AMOUNT,
     TIER_PAYABLE_TOTAL,
@@ -36,7 +36,7 @@ from apps.runtime.extraction_choice import (
     read_amount,
     verified_model_value,
 )
-from apps.runtime.extraction_fields import (
+from apps.runtime.extraction.fields import (
     LETTERHEAD_LINES,
     MAX_BARE_LABEL_WORDS,
     MAX_CANDIDATES_SHOWN,
@@ -56,7 +56,7 @@ from apps.runtime.extraction_fields import (
     ValueType,
     field_specs,
 )
-from apps.runtime.extraction_lines import DocumentLines, company_name, stated_pairs
+from apps.runtime.extraction.lines import DocumentLines, company_name, stated_pairs
 
 logger = logging.getLogger(__name__)
 

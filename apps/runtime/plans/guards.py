@@ -41,18 +41,18 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from apps.runtime.executors import Catalog
+from apps.runtime.executors.base import Catalog
 from apps.runtime.manifests import Manifest
-from apps.runtime.plan_references import (
+from apps.runtime.plans.references import (
     FROM_STEP,
     collection_reference,
     is_collection_argument,
     renumber_collection,
     renumber_value,
 )
-from apps.runtime.plan_schema import sensitive_kind
-from apps.runtime.plan_types import MAX_PLAN_STEPS, Plan, PlanInvalid, Step, short
-from apps.runtime.plan_validation import CombinationRule, validate_plan
+from apps.runtime.plans.schema import sensitive_kind
+from apps.runtime.plans.types import MAX_PLAN_STEPS, Plan, PlanInvalid, Step, short
+from apps.runtime.plans.validation import CombinationRule, validate_plan
 
 GuardChangeKind = Literal[
     "inserted_producer", "aligned_dependency", "renumbered_references", "producer_unavailable",

@@ -27,8 +27,8 @@ from functools import partial
 from typing import Any
 
 from apps.runtime.manifests import ArgSpec
-from apps.runtime.plan_references import has_reference, whole_reference
-from apps.runtime.plan_types import PlanErrorCode, show
+from apps.runtime.plans.references import has_reference, whole_reference
+from apps.runtime.plans.types import PlanErrorCode, show
 
 Problem = tuple[PlanErrorCode, str]
 

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from apps.documents.files import DocumentsError, resolve_owner_path
-from apps.runtime.executors import ExecutionContext, StepResult
-from apps.runtime.file_executors import (
+from apps.runtime.executors.base import ExecutionContext, StepResult
+from apps.runtime.executors.files import (
     MAX_PATH_ARG_CHARS,
     ArgumentError,
     collection_arg,

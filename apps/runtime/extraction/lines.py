@@ -1,7 +1,7 @@
 """Reading a document's lines: the label/value pairs it states, and its letterhead.
 
 :func:`stated_pairs` returns every label with the value the document gives it;
-which of them a field takes is decided in :mod:`apps.runtime.extraction_choice`.
+which of them a field takes is decided in :mod:`apps.runtime.extraction.choice`.
 Nothing here reads an amount's value or chooses among labels.
 
 Where values come from
@@ -21,7 +21,7 @@ Where values come from
   ``|---|---|`` are skipped). A table with one row states document values; the
   cells of a table with several rows are line items.
 * **The letterhead** (``letterhead``; :func:`letterhead_companies`): among
-  the first :data:`~apps.runtime.extraction_fields.LETTERHEAD_LINES` non-empty
+  the first :data:`~apps.runtime.extraction.fields.LETTERHEAD_LINES` non-empty
   lines, before any addressee marker ("Spett.le", "Customer", "To:", "Alla
   cortese attenzione"…), the lines that look like a company name (ending in
   S.r.l., S.p.A., S.a.s., S.n.c., Ltd, Inc, LLC, GmbH, AG, PLC…).
@@ -46,7 +46,7 @@ from typing import Final
 
 from apps.records.amounts import DecimalSeparator, UnreadableAmount, parse_amount
 from apps.records.vocabulary import classify_label, normalise_label
-from apps.runtime.extraction_fields import (
+from apps.runtime.extraction.fields import (
     LETTERHEAD_LINES,
     MAX_BARE_LABEL_WORDS,
     MAX_LABEL_CHARS,

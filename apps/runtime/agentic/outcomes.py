@@ -1,8 +1,8 @@
 """From a loop's outcome to the executor's public contract: the adapter's mapping.
 
 An executor that runs the agentic loop answers with a
-:class:`~apps.runtime.executors.StepResult`, never with a
-:class:`~apps.runtime.agentic_core.LoopResult`. :func:`map_outcome_to_step`
+:class:`~apps.runtime.executors.base.StepResult`, never with a
+:class:`~apps.runtime.agentic.core.LoopResult`. :func:`map_outcome_to_step`
 makes that answer: the loop's result when it completed, a kept deterministic
 result when the adapter accepts one, otherwise a failed step carrying the
 typed error of :func:`loop_error` (or a request for the user, code
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
-from apps.runtime.agentic_core import TRANSIENT_MODEL_REASONS, LoopResult, T
-from apps.runtime.executors import ErrorClass, StepError, StepResult
+from apps.runtime.agentic.core import TRANSIENT_MODEL_REASONS, LoopResult, T
+from apps.runtime.executors.base import ErrorClass, StepError, StepResult
 
 NEEDS_USER_CODE: Final = "needs_user"
 

@@ -24,7 +24,7 @@ schema rules in ``plan_schema``, the bounds in ``plan_types``.
 
 from __future__ import annotations
 
-from apps.runtime.plan_guards import (
+from apps.runtime.plans.guards import (
     GuardChange,
     GuardOutcome,
     ProducerRule,
@@ -33,8 +33,8 @@ from apps.runtime.plan_guards import (
     register_producer_rule,
     registered_producer_rules,
 )
-from apps.runtime.plan_resolution import MissingInput, MissingReason, ResolvedArgs, resolve_step_args
-from apps.runtime.plan_types import (
+from apps.runtime.plans.resolution import MissingInput, MissingReason, ResolvedArgs, resolve_step_args
+from apps.runtime.plans.types import (
     ECHO_CHARS,
     MAX_PLAN_BYTES,
     MAX_PLAN_STEPS,
@@ -49,7 +49,7 @@ from apps.runtime.plan_types import (
     PlanRejected,
     Step,
 )
-from apps.runtime.plan_validation import CombinationRule, validate_plan
+from apps.runtime.plans.validation import CombinationRule, validate_plan
 
 __all__ = [
     "ECHO_CHARS",

@@ -40,9 +40,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from apps.runtime.executors import Catalog
+from apps.runtime.executors.base import Catalog
 from apps.runtime.manifests import ArgSpec, Manifest
-from apps.runtime.plan_references import (
+from apps.runtime.plans.references import (
     COUNT_FIELD,
     FIRST_ITEM,
     FROM_STEP,
@@ -53,8 +53,8 @@ from apps.runtime.plan_references import (
     order_problem,
     scan_text,
 )
-from apps.runtime.plan_schema import Problem, check_argument, literal_check, sensitive_kind
-from apps.runtime.plan_types import (
+from apps.runtime.plans.schema import Problem, check_argument, literal_check, sensitive_kind
+from apps.runtime.plans.types import (
     MAX_PLAN_BYTES,
     MAX_PLAN_STEPS,
     MAX_REPORTED_ERRORS,
