@@ -311,7 +311,7 @@ LOGGING = {
 # One OpenAI-compatible endpoint per function (planning, extraction,
 # route_choice, frontier, summarisation, vision), from METNOS_MODEL_<TIER>_*;
 # unconfigured tiers are absent and never fall back to another tier.
-from apps.runtime.model_tiers import parse_model_tiers  # noqa: E402
+from apps.runtime.tiers.config import parse_model_tiers  # noqa: E402
 
 METNOS_MODEL_TIERS = parse_model_tiers()
 # Administrators can turn off both cloud decisions of site collection (route
