@@ -50,7 +50,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from _setup import percentile, verdict
 
-from apps.runtime.executors.base import Catalog, ExecutionContext, StepResult, build_catalog
+from apps.runtime.executor import Catalog, ExecutionContext, StepResult, build_catalog
 from apps.runtime.executors.request_forms import REQUEST_FORMS
 from apps.runtime.manifests import ArgSpec, Manifest, RequestForm, ResultShape
 from apps.runtime.paths.forms import (

@@ -30,7 +30,7 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from apps.runtime.executors.base import Catalog, ExecutionContext, StepResult, build_catalog
+from apps.runtime.executor import Catalog, ExecutionContext, StepResult, build_catalog
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.plans.api import resolve_step_args, validate_plan
 

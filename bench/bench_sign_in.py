@@ -241,7 +241,7 @@ JOB_CLOCK = _JobClock()
 
 def _run_step(owner: Any, case: Case, site: Any, origins: Sequence[str]) -> tuple[float, float, Any]:
     """The sign-in step through its browser job: (procedure seconds, hand-off seconds, the job's audit)."""
-    from apps.runtime.executors.base import ExecutionContext
+    from apps.runtime.executor import ExecutionContext
     from apps.runtime.models import TraceEvent, Turn
     from apps.runtime.turns import turn_submit
     from apps.sites.models import BrowserJob

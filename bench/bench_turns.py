@@ -65,7 +65,7 @@ def _run() -> int:
     from django.test.utils import CaptureQueriesContext
 
     from apps.accounts.models import User
-    from apps.runtime.executors.base import ExecutionContext, StepResult, register_executor
+    from apps.runtime.executor import ExecutionContext, StepResult, register_executor
     from apps.runtime.manifests import ArgSpec, Manifest, RequestForm, ResultShape
     from apps.runtime.models import Conversation, StepRecord, Turn
     from apps.runtime.tasks import run_turn

@@ -109,3 +109,21 @@ def test_no_admin_page_shows_users_content(cast: Cast, client: Client, who: str)
     client.force_login(getattr(cast, who))
     assert client.get(f"/{settings.ADMIN_PATH}runtime/turn/").status_code == 200
     assert not (leaks := _leaks(client)), f"users' content shown to the {who} on: {leaks}"
+
+
+def test_a_browser_job_shows_its_worker_and_heartbeat_to_operators(cast: Cast, client: Client) -> None:
+    """A stuck browser job is found in the admin: which worker holds it and when it last said so."""
+    from django.utils import timezone
+
+    from apps.sites.models import BrowserJob
+
+    job = build_owned_row(BrowserJob, cast.owner)
+    assert isinstance(job, BrowserJob)
+    beat = timezone.now().replace(microsecond=0)
+    BrowserJob.objects.filter(pk=job.pk).update(
+        status=BrowserJob.Status.RUNNING, holder="browser-host-7:4242", heartbeat_at=beat
+    )
+    client.force_login(cast.operator)
+    page = client.get(f"/{settings.ADMIN_PATH}metnos_sites/browserjob/{job.pk}/change/").content.decode()
+    assert "browser-host-7:4242" in page
+    assert "Heartbeat at" in page

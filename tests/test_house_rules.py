@@ -71,7 +71,7 @@ def boundary_offences(source: str, name: str) -> list[str]:
 
 def test_the_boundary_check_finds_an_executor_run_outside_the_boundary() -> None:
     source = (
-        "from apps.runtime.executors.base import ExecutionContext\n"
+        "from apps.runtime.executor import ExecutionContext\n"
         "def sneaky(owner):\n"
         "    return other.run(ExecutionContext(owner=owner), {})\n"
         "class Wrapper:\n"

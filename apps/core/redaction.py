@@ -44,6 +44,7 @@ shred the text and protect nothing, while a three-digit code on its own
 from __future__ import annotations
 
 import contextvars
+import functools
 import logging
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -151,14 +152,20 @@ def _html_forms(char: str) -> list[str]:
 _FAMILIES: Final = (_url_forms, _escaped_forms, _html_forms)
 
 
-def _secret_patterns(secret: str) -> list[re.Pattern[str]]:
-    """One pattern for the raw secret and one for each family of its forms."""
+@functools.lru_cache(maxsize=64)
+def _secret_patterns(secret: str) -> tuple[re.Pattern[str], ...]:
+    """One pattern for the raw secret and one for each family of its forms.
+
+    Kept for the last few secrets seen (as ``re`` keeps its compiled
+    patterns): a turn's secrets are redacted from every record it writes,
+    and building the patterns costs more than using them.
+    """
     sources = [re.escape(secret)]
     for forms in _FAMILIES:
         sources.append("".join(f"(?:{'|'.join(forms(char))})" for char in secret))
     if len(secret) < MIN_SECRET_CHARS:  # alone: no letter or digit on either side
         sources = [rf"(?<![^\W_]){source}(?![^\W_])" for source in sources]
-    return [re.compile(source) for source in dict.fromkeys(sources)]
+    return tuple(re.compile(source) for source in dict.fromkeys(sources))
 
 
 def _patterns(secrets: Iterable[str] | None) -> tuple[re.Pattern[str], ...]:

@@ -37,7 +37,7 @@ from apps.lre.models import LreBatch, LreJob, LrePhase
 from apps.lre.transitions import RUNNABLE, batch_transition, job_transition, phase_transition
 from apps.runtime.boundary import executor_admitted, invoke_step, result_as_json
 from apps.runtime.catalog import current_catalog
-from apps.runtime.executors.base import Catalog, StepError, StepResult, combination_rules
+from apps.runtime.executor import Catalog, StepError, StepResult, combination_rules
 from apps.runtime.lifecycle import turn_batch_create, turn_batch_finish
 from apps.runtime.models import Turn
 from apps.runtime.plans.api import Plan, PlanInvalid, validate_plan

@@ -9,7 +9,7 @@ from django.urls import reverse
 from apps.lre.batching import handoff_threshold, lre_enabled, runs_per_item
 from apps.lre.inputs import producer_of
 from apps.lre.services import handoff_obstacle, job_create_from_turn
-from apps.runtime.executors.base import Catalog, StepResult
+from apps.runtime.executor import Catalog, StepResult
 from apps.runtime.models import Turn
 from apps.runtime.plans.api import Plan
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from apps.lre.models import LreBatch, LreJob, LrePhase
 from apps.runtime.boundary import result_from_json
-from apps.runtime.executors.base import StepResult
+from apps.runtime.executor import StepResult
 from apps.runtime.models import StepRecord
 from apps.runtime.plans.api import Plan
 

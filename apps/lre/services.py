@@ -17,7 +17,7 @@ from apps.lre.batching import batch_size, runs_per_item
 from apps.lre.engine import phase_materialise
 from apps.lre.models import LreBatch, LreJob, LrePhase
 from apps.lre.transitions import JOB_FINISHED, batch_transition, job_transition
-from apps.runtime.executors.base import Catalog
+from apps.runtime.executor import Catalog
 from apps.runtime.models import Turn
 from apps.runtime.plans.api import Plan
 

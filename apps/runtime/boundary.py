@@ -36,7 +36,7 @@ from apps.accounts.models import User
 from apps.core.redaction import redact_text, redact_value, secrets_redacted
 from apps.runtime.consent import consent_approval_for_step, consent_consume, consent_request_create
 from apps.runtime.device_steps import device_step_run, step_destination
-from apps.runtime.executors.base import (
+from apps.runtime.executor import (
     Catalog,
     ExecutionContext,
     Mandate,
@@ -288,7 +288,7 @@ def result_as_json(result: StepResult) -> dict[str, Any]:
 
 def result_from_json(data: Mapping[str, Any]) -> StepResult:
     """Rebuild a recorded result (used when a resumed turn continues a plan)."""
-    from apps.runtime.executors.base import ProducedFile
+    from apps.runtime.executor import ProducedFile
 
     error = data.get("error")
     return StepResult(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from apps.runtime.executors.base import Catalog, build_catalog, registered_executors
+from apps.runtime.executor import Catalog, build_catalog, registered_executors
 
 # The last catalog built, under the identity of what it was built from: every
 # turn asks for the catalog, and hashing every manifest again each time is

@@ -31,7 +31,7 @@ from django.utils import timezone
 
 from apps.core.polling import Backoff
 from apps.core.tenancy import get_owned_or_404
-from apps.runtime.executors.base import StepError, StepResult
+from apps.runtime.executor import StepError, StepResult
 from apps.runtime.manifests import Manifest
 from apps.runtime.models import DeviceStep, Turn
 

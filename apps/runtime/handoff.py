@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Protocol
 
-from apps.runtime.executors.base import Catalog, StepResult
+from apps.runtime.executor import Catalog, StepResult
 from apps.runtime.models import Turn
 from apps.runtime.plans.api import Plan
 

@@ -38,6 +38,7 @@ service                         from                                    to
 
 from __future__ import annotations
 
+import functools
 import os
 import socket
 from collections.abc import Collection, Mapping, Sequence
@@ -47,7 +48,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from apps.core.events import TurnEvent
-from apps.runtime.executors.base import StepResult
+from apps.runtime.executor import StepResult
 from apps.runtime.models import ConsentRequest, Turn
 from apps.runtime.trace import TURN_STATE_FIELDS, TurnRecorder, turn_publish
 
@@ -79,7 +80,12 @@ class TransitionNotAllowed(ValueError):
 
 def conductor_identity() -> str:
     """``host:pid`` of this process, recorded on the turns it conducts (see ``turns_reconcile_interrupted``)."""
-    return f"{socket.gethostname()}:{os.getpid()}"
+    return _identity(os.getpid())  # a forked child is another conductor
+
+
+@functools.lru_cache(maxsize=4)
+def _identity(pid: int) -> str:
+    return f"{socket.gethostname()}:{pid}"
 
 
 def _check(sources: Collection[str], to: str) -> None:

@@ -11,6 +11,7 @@ against one catalog is recognisably stale against another.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -170,9 +171,9 @@ class Manifest:
             **({"action_phrases": list(self.action_phrases)} if self.action_phrases else {}),
         }
 
-    @property
+    @functools.cached_property
     def signature(self) -> str:
-        """A hash of the contract: any change to it invalidates cached plans."""
+        """A hash of the contract: any change to it invalidates cached plans (a manifest is frozen)."""
         return _digest(self.as_json())
 
 

@@ -45,7 +45,7 @@ from typing import Any, Final, Literal, get_args
 
 from apps.accounts.models import User
 from apps.documents.files import FileAccessRefused, FileRefusalReason, resolve_owner_path
-from apps.runtime.executors.base import Catalog
+from apps.runtime.executor import Catalog
 from apps.runtime.manifests import ArgSpec, Manifest
 from apps.runtime.plans.references import is_collection_argument
 from apps.runtime.plans.resolution import ResolvedArgs

@@ -51,7 +51,7 @@ from django.db import transaction
 
 from apps.runtime.boundary import BoundaryOutcome, invoke_step
 from apps.runtime.device_steps import step_destination
-from apps.runtime.executors.base import Catalog, Mandate, StepResult
+from apps.runtime.executor import Catalog, Mandate, StepResult
 from apps.runtime.manifests import Manifest
 from apps.runtime.models import StepRecord
 from apps.runtime.paths.resume import CONTINUED_IN_RESUMED_TURN, READ_ONLY_CAPABILITIES

@@ -36,7 +36,7 @@ from types import MappingProxyType
 from typing import Any
 
 from apps.runtime.boundary import result_from_json
-from apps.runtime.executors.base import StepResult
+from apps.runtime.executor import StepResult
 from apps.runtime.models import StepRecord, Turn
 
 PROJECTION_ITEMS = 20  # items a planner sees by default

@@ -32,7 +32,7 @@ from apps.core.redaction import redact_text
 from apps.runtime.boundary import result_from_json
 from apps.runtime.catalog import current_catalog
 from apps.runtime.consent import CONSENT_EXPIRED_ANSWER
-from apps.runtime.executors.base import Catalog, Mandate, NoMandate, StepResult, mandate_for_plan
+from apps.runtime.executor import Catalog, Mandate, NoMandate, StepResult, mandate_for_plan
 from apps.runtime.handoff import handoff_before_step
 from apps.runtime.lifecycle import (
     conductor_identity,

@@ -33,7 +33,7 @@ from apps.core.events import TurnEvent
 from apps.core.polling import Backoff
 from apps.core.redaction import secret_register
 from apps.core.tenancy import get_owned_or_404, owned_rows
-from apps.runtime.executors.base import InputAnswer, InputSpec
+from apps.runtime.executor import InputAnswer, InputSpec
 from apps.runtime.lifecycle import turn_resume_after_input, turn_suspend_for_input
 from apps.runtime.models import InputRequest, Turn
 from apps.runtime.trace import TurnRecorder

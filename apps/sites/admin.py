@@ -29,7 +29,8 @@ class BrowserJobAdmin(OperatorModelAdmin):
     list_select_related = ("owner",)
     list_filter = ("kind", "status", "outcome")
     search_fields = ("owner__username",)
-    fields = (*list_display, "refusals", "started_at", "deadline")
+    # Which worker holds a running job and when it last said so: what an operator needs for a stuck job.
+    fields = (*list_display, "holder", "heartbeat_at", "cancel_requested", "refusals", "started_at", "deadline")
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -16,7 +16,7 @@ class SitesConfig(AppConfig):
 
         from apps.core.embedded_worker import embedded_lane_register
         from apps.core.health import register_readiness_check
-        from apps.runtime.executors.base import register_executor
+        from apps.runtime.executor import register_executor
         from apps.sites.browser.jobs import BROWSER_LANE
         from apps.sites.collection.executor import CollectSiteDocuments, CollectSiteRecords
         from apps.sites.executors import CloseWebSessions

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from apps.runtime.executors.base import ExecutionContext, StepResult
+from apps.runtime.executor import ExecutionContext, StepResult
 from apps.runtime.manifests import Manifest, RequestForm, ResultShape
 from apps.sites.services import web_sessions_close
 

@@ -9,7 +9,7 @@ class VaultConfig(AppConfig):
     verbose_name = "Vault"
 
     def ready(self) -> None:
-        from apps.runtime.executors.base import register_executor, register_mandate_provider
+        from apps.runtime.executor import register_executor, register_mandate_provider
         from apps.vault import cli  # noqa: F401 - registers `metnos vault`
         from apps.vault.executors import vault_executors
         from apps.vault.mandates import vault_mandate_for_plan

@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
-from apps.runtime.executors.base import ExecutionContext, StepError, StepResult
+from apps.runtime.executor import ExecutionContext, StepError, StepResult
 from apps.runtime.manifests import ArgSpec, ConsentSpec, Manifest, RequestForm, ResultShape
 from apps.vault.errors import CredentialInvalid, CredentialNotFound, VaultError
 from apps.vault.limits import MAX_LABEL_CHARS, MAX_ORIGIN_CHARS, MAX_USERNAME_CHARS

@@ -26,7 +26,7 @@ from django.views.decorators.debug import sensitive_variables
 
 from apps.accounts.models import User
 from apps.core.redaction import secret_register
-from apps.runtime.executors.base import Catalog, Mandate
+from apps.runtime.executor import Catalog, Mandate
 from apps.vault.crypto import unseal
 from apps.vault.errors import CredentialInvalid, CredentialNotAuthorised, CredentialNotFound, VaultError
 from apps.vault.origins import normalise_origin

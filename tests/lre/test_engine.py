@@ -23,7 +23,7 @@ from apps.lre.services import (
     job_resume,
 )
 from apps.runtime.boundary import invoke_step
-from apps.runtime.executors.base import (
+from apps.runtime.executor import (
     Catalog,
     ExecutionContext,
     StepError,

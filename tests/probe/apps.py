@@ -11,7 +11,7 @@ class ProbeConfig(AppConfig):
         # Only in the processes a test starts on purpose, so the catalog of the
         # test process itself stays the product's.
         if os.environ.get("METNOS_TEST_PROBE_EXECUTORS") == "true":
-            from apps.runtime.executors.base import register_executor
+            from apps.runtime.executor import register_executor
             from tests.probe.executors import ProbeWait
 
             register_executor(ProbeWait())

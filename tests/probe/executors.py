@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from apps.runtime.executors.base import ExecutionContext, StepResult
+from apps.runtime.executor import ExecutionContext, StepResult
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 
 BLOCK_SECONDS = 120

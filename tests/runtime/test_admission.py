@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from apps.accounts.models import User
-from apps.runtime.executors.base import ExecutionContext, StepResult, build_catalog, registered_executors
+from apps.runtime.executor import ExecutionContext, StepResult, build_catalog, registered_executors
 from apps.runtime.manifests import Manifest, ResultShape
 from apps.runtime.models import StepRecord, TraceEvent, Turn
 from apps.runtime.turns import turn_conduct, turn_submit

@@ -29,7 +29,7 @@ from apps.runtime.agentic.loop import (
     run_loop,
     run_loop_async,
 )
-from apps.runtime.executors.base import StepResult
+from apps.runtime.executor import StepResult
 from apps.runtime.tiers.client import (
     ModelClient,
     ModelError,

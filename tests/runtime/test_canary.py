@@ -17,7 +17,7 @@ import pytest
 from django.core import serializers
 
 from apps.accounts.models import User
-from apps.runtime.executors.base import ExecutionContext, NoMandate, StepResult, build_catalog
+from apps.runtime.executor import ExecutionContext, NoMandate, StepResult, build_catalog
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.models import StepRecord, TraceEvent, Turn
 from apps.runtime.tiers.client import ModelClient

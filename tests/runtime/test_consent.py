@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.runtime.consent import ConsentRefused, consent_decide
-from apps.runtime.executors.base import build_catalog
+from apps.runtime.executor import build_catalog
 from apps.runtime.models import ConsentRequest, Conversation, StepRecord, Turn
 from apps.runtime.turns import turn_conduct, turn_submit
 

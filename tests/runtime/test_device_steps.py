@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from apps.accounts.models import User
 from apps.accounts.services import device_pair
-from apps.runtime.executors.base import Catalog, ExecutionContext, StepResult, build_catalog
+from apps.runtime.executor import Catalog, ExecutionContext, StepResult, build_catalog
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.models import Conversation, DeviceStep, StepRecord, TraceEvent, Turn
 from apps.runtime.turns import turn_conduct, turn_submit

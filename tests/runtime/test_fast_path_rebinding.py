@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from apps.accounts.models import User
-from apps.runtime.executors.base import Catalog, ExecutionContext, StepResult, build_catalog
+from apps.runtime.executor import Catalog, ExecutionContext, StepResult, build_catalog
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.models import PlanCache, StepRecord, Turn
 from apps.runtime.paths.choice import executor_signatures, normalise_request

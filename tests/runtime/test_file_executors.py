@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from apps.accounts.models import User
+from apps.runtime.executor import ExecutionContext, StepResult
 from apps.runtime.executors import files as file_executors
-from apps.runtime.executors.base import ExecutionContext, StepResult
 from apps.runtime.executors.files import (
     FIND_FILES_MANIFEST,
     READ_FILES_MANIFEST,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from apps.runtime.executors.base import StepResult, build_catalog
+from apps.runtime.executor import StepResult, build_catalog
 from apps.runtime.manifests import ArgSpec, Manifest, RequestForm, ResultShape
 from apps.runtime.paths.forms import AmbiguousRequest, FormError, compile_template, match_form, propose_from_forms
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from apps.accounts.models import User
-from apps.runtime.executors.base import Catalog, build_catalog, catalog_subset
+from apps.runtime.executor import Catalog, build_catalog, catalog_subset
 from apps.runtime.executors.records import CREATE_SPREADSHEET_MANIFEST
 from apps.runtime.manifests import Manifest, ManifestError
 from apps.runtime.models import StepRecord, TraceEvent, Turn

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from apps.accounts.models import User
-from apps.runtime.executors.base import ExecutionContext, StepResult, build_catalog
+from apps.runtime.executor import ExecutionContext, StepResult, build_catalog
 from apps.runtime.lifecycle import (
     FINISHED,
     TRANSITIONS,

@@ -14,7 +14,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from apps.accounts.models import User
 from apps.core.redaction import secrets_redacted
-from apps.runtime.executors.base import ExecutionContext
+from apps.runtime.executor import ExecutionContext
 from apps.runtime.executors.records import ExtractEntriesExecutor
 from apps.runtime.extraction.model import (
     EXTRACTION_MAX_CHARS,

@@ -21,7 +21,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from apps.runtime.executors.base import Catalog, StepError, StepResult, build_catalog
+from apps.runtime.executor import Catalog, StepError, StepResult, build_catalog
 from apps.runtime.manifests import ArgSpec, Manifest
 from apps.runtime.plans.api import (
     PLAN_ERROR_CODES,

@@ -17,7 +17,7 @@ from pytest_django.fixtures import Settings as SettingsWrapper
 
 from apps.accounts.models import User
 from apps.runtime.boundary import result_as_json
-from apps.runtime.executors.base import Catalog, StepResult, build_catalog
+from apps.runtime.executor import Catalog, StepResult, build_catalog
 from apps.runtime.models import StepRecord
 from apps.runtime.paths.choice import choose_path
 from apps.runtime.paths.planner import (

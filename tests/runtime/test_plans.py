@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from apps.runtime.executors.base import Catalog, ExecutionContext, StepError, StepResult, build_catalog
+from apps.runtime.executor import Catalog, ExecutionContext, StepError, StepResult, build_catalog
 from apps.runtime.manifests import ArgSpec, ConsentSpec, Manifest, ResultShape
 from apps.runtime.plans import guards as plan_guards
 from apps.runtime.plans.api import (

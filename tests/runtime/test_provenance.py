@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from apps.accounts.models import User
-from apps.runtime.executors.base import (
+from apps.runtime.executor import (
     Catalog,
     ExecutionContext,
     Executor,

@@ -16,7 +16,7 @@ import pytest
 from openpyxl import load_workbook
 
 from apps.accounts.models import User
-from apps.runtime.executors.base import ExecutionContext, Executor, StepResult
+from apps.runtime.executor import ExecutionContext, Executor, StepResult
 from apps.runtime.executors.files import FindFilesExecutor, ReadFilesExecutor
 from apps.runtime.executors.records import (
     CREATE_SPREADSHEET_MANIFEST,

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 
 from apps.accounts.models import User
 from apps.core.redaction import REDACTED, secrets_redacted
-from apps.runtime.executors.base import ExecutionContext, NoMandate, StepError, StepResult, build_catalog
+from apps.runtime.executor import ExecutionContext, NoMandate, StepError, StepResult, build_catalog
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.models import StepRecord, TraceEvent, Turn
 from apps.runtime.tiers.client import ModelClient

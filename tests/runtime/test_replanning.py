@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from apps.accounts.models import User
-from apps.runtime.executors.base import Catalog, ExecutionContext, StepError, StepResult, build_catalog, catalog_subset
+from apps.runtime.executor import Catalog, ExecutionContext, StepError, StepResult, build_catalog, catalog_subset
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.models import PlanCache, StepRecord, TraceEvent, Turn
 from apps.runtime.paths.choice import executor_signatures, normalise_request

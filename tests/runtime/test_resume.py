@@ -10,7 +10,7 @@ import pytest
 from apps.accounts.models import User
 from apps.runtime.boundary import invoke_step
 from apps.runtime.catalog import current_catalog
-from apps.runtime.executors.base import StepResult
+from apps.runtime.executor import StepResult
 from apps.runtime.models import Conversation, StepRecord, Turn
 from apps.runtime.paths.resume import asks_to_resume
 from apps.runtime.plans.api import validate_plan

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from apps.runtime.executors.base import ProducedFile, StepError, StepResult
+from apps.runtime.executor import ProducedFile, StepError, StepResult
 from apps.runtime.plans.api import MissingInput, resolve_step_args, validate_plan
 from apps.runtime.scratchpad import (
     MAX_PROJECTION_DEPTH,

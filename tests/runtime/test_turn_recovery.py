@@ -18,7 +18,7 @@ import pytest
 from apps.accounts.models import User
 from apps.accounts.services import device_pair
 from apps.runtime.consent import consent_decide
-from apps.runtime.executors.base import (
+from apps.runtime.executor import (
     Catalog,
     ErrorClass,
     ExecutionContext,

@@ -14,7 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from apps.accounts.models import User
-from apps.runtime.executors.base import Catalog, ExecutionContext, StepResult, build_catalog, registered_executors
+from apps.runtime.executor import Catalog, ExecutionContext, StepResult, build_catalog, registered_executors
 from apps.runtime.lifecycle import conductor_identity, turn_claim
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.models import PlanCache, StepRecord, TraceEvent, Turn

@@ -11,7 +11,7 @@ from django.db import connection
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.runtime.executors.base import InputAnswer, InputSpec
+from apps.runtime.executor import InputAnswer, InputSpec
 from apps.runtime.models import Conversation, InputRequest, TraceEvent, Turn
 from apps.runtime.trace import TurnRecorder
 from apps.runtime.user_input import input_requester
@@ -150,7 +150,7 @@ class AsksForACode:
     )
 
     def run(self, context: Any, args: Any) -> Any:
-        from apps.runtime.executors.base import StepResult
+        from apps.runtime.executor import StepResult
 
         answer = context.request_input(InputSpec(kind="otp", prompt=f"Code for {args['site']}?"))
         if answer.status != "answered":
@@ -159,7 +159,7 @@ class AsksForACode:
 
 
 def test_a_turn_waits_for_the_code_and_records_no_trace_of_it(owner: User) -> None:
-    from apps.runtime.executors.base import build_catalog
+    from apps.runtime.executor import build_catalog
     from apps.runtime.models import StepRecord
     from apps.runtime.turns import turn_conduct, turn_submit
 

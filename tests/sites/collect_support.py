@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from apps.runtime.executors.base import StepResult
+from apps.runtime.executor import StepResult
 from apps.sites.acting.route_choice import NoRouteChooser, RouteChooser
 from apps.sites.browser.websites import AuthorizedWebsites
 from apps.sites.collection.budget import CollectionBudget, CollectionLedger

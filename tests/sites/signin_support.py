@@ -16,7 +16,7 @@ from typing import Any
 
 from django.db import connection
 
-from apps.runtime.executors.base import ExecutionContext, InputAnswer, InputSpec, StepResult
+from apps.runtime.executor import ExecutionContext, InputAnswer, InputSpec, StepResult
 from apps.runtime.models import InputRequest, TraceEvent, Turn
 from apps.runtime.turns import turn_submit
 from apps.runtime.user_input import input_answer, input_decline

@@ -23,7 +23,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from apps.runtime.executors.base import ExecutionContext, StepResult
+from apps.runtime.executor import ExecutionContext, StepResult
 from apps.runtime.models import StepRecord, Turn
 from apps.runtime.turns import turn_submit
 from apps.sites.browser.jobs import browser_job_run, browser_job_submit, browser_job_wait, register_browser_work

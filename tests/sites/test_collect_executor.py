@@ -11,7 +11,7 @@ from openpyxl import load_workbook
 from apps.documents.files import owner_files_root
 from apps.documents.models import StoredDownload
 from apps.runtime.catalog import current_catalog
-from apps.runtime.executors.base import ExecutionContext, build_catalog
+from apps.runtime.executor import ExecutionContext, build_catalog
 from apps.runtime.models import ConsentRequest, StepRecord, TraceEvent
 from apps.runtime.paths.forms import propose_from_forms
 from apps.runtime.turns import turn_conduct, turn_submit

@@ -107,7 +107,7 @@ def test_origins_compare_scheme_host_and_port_exactly() -> None:
 
 
 def test_the_authorized_websites_come_from_the_turns_mandate(owner: Any) -> None:
-    from apps.runtime.executors.base import NoMandate
+    from apps.runtime.executor import NoMandate
     from apps.vault.mandates import CredentialGrant, VaultMandate
 
     mandate = VaultMandate(

@@ -11,7 +11,7 @@ import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 from django.utils import timezone
 
-from apps.runtime.executors.base import ExecutionContext, build_catalog
+from apps.runtime.executor import ExecutionContext, build_catalog
 from apps.sites.browser.jobs import (
     browser_job_run,
     browser_job_submit,

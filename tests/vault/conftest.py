@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from apps.accounts.models import User
-from apps.runtime.executors.base import ExecutionContext, StepResult
+from apps.runtime.executor import ExecutionContext, StepResult
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.vault.mandates import mandate_resolve
 from apps.vault.models import Credential

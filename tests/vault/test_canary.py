@@ -24,7 +24,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.test import Client
 
-from apps.runtime.executors.base import ExecutionContext, StepResult, build_catalog, registered_executors
+from apps.runtime.executor import ExecutionContext, StepResult, build_catalog, registered_executors
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 from apps.runtime.models import StepRecord, TraceEvent, Turn
 from apps.runtime.tiers.client import ModelClient

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from apps.accounts.models import User
-from apps.runtime.executors.base import NoMandate, build_catalog
+from apps.runtime.executor import NoMandate, build_catalog
 from apps.runtime.models import StepRecord, Turn
 from apps.runtime.turns import turn_conduct, turn_submit
 from apps.vault.errors import CredentialNotAuthorised
@@ -172,7 +172,7 @@ def test_one_time_codes_only_from_an_authorised_seed(owner: User, bank: Credenti
 
 
 def test_turn_runs_a_credential_step_only_with_its_mandate(owner: User, bank: Credential) -> None:
-    from apps.runtime.executors.base import NoMandate
+    from apps.runtime.executor import NoMandate
 
     probe = SignInProbe()
     catalog = build_catalog({"sign_in_probe": probe})

@@ -59,7 +59,7 @@ their deterministic-first forms) and what adapters implement
 vocabulary are in :mod:`apps.runtime.agentic.core`;
 :func:`map_outcome_to_step` (in :mod:`apps.runtime.agentic.outcomes`, and
 importable from here) turns a :class:`LoopResult` into the executor's public
-:class:`~apps.runtime.executors.base.StepResult`.
+:class:`~apps.runtime.executor.StepResult`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """From a loop's outcome to the executor's public contract: the adapter's mapping.
 
 An executor that runs the agentic loop answers with a
-:class:`~apps.runtime.executors.base.StepResult`, never with a
+:class:`~apps.runtime.executor.StepResult`, never with a
 :class:`~apps.runtime.agentic.core.LoopResult`. :func:`map_outcome_to_step`
 makes that answer: the loop's result when it completed, a kept deterministic
 result when the adapter accepts one, otherwise a failed step carrying the
@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
 from apps.runtime.agentic.core import TRANSIENT_MODEL_REASONS, LoopResult, T
-from apps.runtime.executors.base import ErrorClass, StepError, StepResult
+from apps.runtime.executor import ErrorClass, StepError, StepResult
 
 NEEDS_USER_CODE: Final = "needs_user"
 

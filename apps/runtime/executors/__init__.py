@@ -1,4 +1,5 @@
-"""Executors: the protocol and registry the catalog is built from (base), and the
-executors that ship with Metnos over the owner's files and records, with their
-request forms.
+"""The executors that ship with Metnos over the owner's files and records, with their request forms.
+
+The protocol they implement, the registry and the catalog live in
+``apps/runtime/executor.py``, below every package of the runtime.
 """

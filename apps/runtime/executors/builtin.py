@@ -6,9 +6,9 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from apps.runtime.executor import register_combination_rule, register_executor
 from apps.runtime.executors import files as file_executors
 from apps.runtime.executors import records as record_executors
-from apps.runtime.executors.base import register_combination_rule, register_executor
 from apps.runtime.executors.file_changes import DeleteFilesExecutor
 from apps.runtime.executors.request_forms import REQUEST_FORMS
 from apps.runtime.executors.undo import UndoLastTurn

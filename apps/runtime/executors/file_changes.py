@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from apps.documents.files import DocumentsError, resolve_owner_path
-from apps.runtime.executors.base import ExecutionContext, StepResult
+from apps.runtime.executor import ExecutionContext, StepResult
 from apps.runtime.executors.files import (
     MAX_PATH_ARG_CHARS,
     ArgumentError,

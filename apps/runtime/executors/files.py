@@ -23,7 +23,7 @@ from typing import Any, Final
 from apps.documents.files import FileAccessRefused, FolderNotFound, find_files
 from apps.documents.limits import FIND_DEFAULT_LIMIT, FIND_MAX_SCANNED_ENTRIES, MAX_DOCUMENTS_PER_READ
 from apps.documents.readers import SUFFIX_KINDS, DocumentRead, read_documents
-from apps.runtime.executors.base import ErrorClass, ExecutionContext, Executor, Outcome, StepError, StepResult
+from apps.runtime.executor import ErrorClass, ExecutionContext, Executor, Outcome, StepError, StepResult
 from apps.runtime.manifests import ArgSpec, Manifest, ResultShape
 
 # --- Limits ----------------------------------------------------------------------

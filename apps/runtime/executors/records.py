@@ -46,7 +46,7 @@ from apps.records.rows import CellValue, Row
 from apps.records.sheets.csv import write_csv
 from apps.records.sheets.receipts import SheetReceipt, SheetWriteError
 from apps.records.sheets.xlsx import write_xlsx
-from apps.runtime.executors.base import ExecutionContext, Executor, Outcome, ProducedFile, StepResult
+from apps.runtime.executor import ExecutionContext, Executor, Outcome, ProducedFile, StepResult
 from apps.runtime.executors.files import (
     MAX_PATH_ARG_CHARS,
     ArgumentError,

@@ -15,7 +15,7 @@ from typing import Any
 
 from apps.accounts.models import User
 from apps.documents.files import FileAccessRefused, resolve_owner_path
-from apps.runtime.executors.base import ExecutionContext, StepError, StepResult
+from apps.runtime.executor import ExecutionContext, StepError, StepResult
 from apps.runtime.manifests import Manifest, RequestForm, ResultShape
 from apps.runtime.models import StepRecord, TraceEvent, Turn
 from apps.runtime.trace import trace_record

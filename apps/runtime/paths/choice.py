@@ -35,7 +35,7 @@ from typing import Any
 from django.utils import timezone
 
 from apps.core.tenancy import owned_rows
-from apps.runtime.executors.base import Catalog, combination_rules
+from apps.runtime.executor import Catalog, combination_rules
 from apps.runtime.models import PlanCache, Turn
 from apps.runtime.paths.forms import AmbiguousRequest, compile_template, forms_depend_on_credentials, propose_from_forms
 from apps.runtime.paths.planner import planning_tier, propose_with_model

@@ -34,7 +34,7 @@ from functools import lru_cache
 from typing import Any
 
 from apps.accounts.models import User
-from apps.runtime.executors.base import Catalog, mandate_for_plan
+from apps.runtime.executor import Catalog, mandate_for_plan
 from apps.runtime.manifests import RequestForm
 
 _SLOT = re.compile(r"\{([a-z_]+)\}")

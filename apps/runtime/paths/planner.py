@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from apps.core.redaction import secrets_redacted
-from apps.runtime.executors.base import Catalog, combination_rules
+from apps.runtime.executor import Catalog, combination_rules
 from apps.runtime.paths.requested_actions import RequestedAction, describe_actions
 from apps.runtime.plans.api import GuardOutcome, Plan, PlanError, PlanInvalid, apply_guards, validate_plan
 from apps.runtime.scratchpad import Scratchpad

@@ -40,7 +40,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from apps.runtime.executors.base import Catalog, combination_rules
+from apps.runtime.executor import Catalog, combination_rules
 from apps.runtime.models import StepRecord, Turn
 from apps.runtime.paths.choice import PathChoice
 from apps.runtime.paths.planner import planning_tier, propose_with_model

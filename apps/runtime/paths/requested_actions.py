@@ -25,13 +25,14 @@ explicitly requested action is missing"):
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from apps.runtime.executors.base import Catalog, combination_rules
+from apps.runtime.executor import Catalog, combination_rules
 from apps.runtime.paths.forms import compile_phrase
 from apps.runtime.plans.api import Plan, PlanInvalid, apply_guards, validate_plan
 
@@ -87,12 +88,26 @@ def _negated(before: str) -> bool:
 
 
 def requested_actions(request: str, catalog: Catalog) -> tuple[RequestedAction, ...]:
-    """The catalog's executors the request names explicitly and does not negate (see the module docstring)."""
+    """The catalog's executors the request names explicitly and does not negate (see the module docstring).
+
+    A turn asks this while choosing its path and again while guarding the plan:
+    the answer depends only on the text and the executors' action phrases, so
+    the last few answers are kept under those.
+    """
+    phrases = tuple((name, manifest.action_phrases) for name, manifest in sorted(catalog.manifests.items()))
+    return _requested_actions_of(request, phrases)
+
+
+_Phrases = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+@functools.lru_cache(maxsize=64)
+def _requested_actions_of(request: str, manifests: _Phrases) -> tuple[RequestedAction, ...]:
     text = _normalise(request)
     clauses = list(_clauses(text))
     found: dict[str, tuple[int, RequestedAction]] = {}
-    for name, manifest in sorted(catalog.manifests.items()):
-        for phrase in manifest.action_phrases:
+    for name, phrases in manifests:
+        for phrase in phrases:
             pattern = compile_phrase(phrase)
             for offset, clause in clauses:
                 for match in pattern.finditer(clause + " "):

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from apps.runtime.executors.base import Catalog
+from apps.runtime.executor import Catalog
 from apps.runtime.models import StepRecord, Turn
 
 RESUMABLE_FOR = dt.timedelta(hours=24)

@@ -41,7 +41,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from apps.runtime.executors.base import Catalog
+from apps.runtime.executor import Catalog
 from apps.runtime.manifests import Manifest
 from apps.runtime.plans.references import (
     FROM_STEP,

@@ -43,7 +43,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from apps.runtime.executors.base import Catalog, StepResult
+from apps.runtime.executor import Catalog, StepResult
 from apps.runtime.manifests import ArgSpec, Manifest
 from apps.runtime.plans.references import (
     COUNT_FIELD,

@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from apps.runtime.executors.base import Catalog
+from apps.runtime.executor import Catalog
 from apps.runtime.manifests import ArgSpec, Manifest
 from apps.runtime.plans.references import (
     COUNT_FIELD,

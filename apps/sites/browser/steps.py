@@ -30,7 +30,7 @@ from typing import Any
 
 from apps.accounts.models import User
 from apps.runtime.boundary import result_as_json, result_from_json
-from apps.runtime.executors.base import ExecutionContext, InputAnswer, InputSpec, StepError, StepResult
+from apps.runtime.executor import ExecutionContext, InputAnswer, InputSpec, StepError, StepResult
 from apps.runtime.models import Turn
 from apps.runtime.tiers.client import turn_usage_add
 from apps.runtime.trace import TurnRecorder

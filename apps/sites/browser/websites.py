@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlsplit
 
-from apps.runtime.executors.base import Mandate
+from apps.runtime.executor import Mandate
 
 _DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 # A WebSocket belongs to the website of the same host and security.

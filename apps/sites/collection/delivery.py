@@ -39,7 +39,7 @@ from apps.records.identity.rows import merge_rows
 from apps.records.rows import CellValue, Source
 from apps.records.scope import CATEGORY_WORDS, PeriodConstraint
 from apps.records.vocabulary import FIELD_KINDS, normalise_label
-from apps.runtime.executors.base import ErrorClass, Outcome, StepError, StepResult
+from apps.runtime.executor import ErrorClass, Outcome, StepError, StepResult
 from apps.sites.collection.budget import CollectionLedger
 from apps.sites.collection.completeness import IDENTIFIER_FIELDS, STOP_WORDS, collection_completeness
 from apps.sites.collection.findings import Findings

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.records.scope import scope_for_step
-from apps.runtime.executors.base import ExecutionContext, StepError, StepResult
+from apps.runtime.executor import ExecutionContext, StepError, StepResult
 from apps.runtime.manifests import ArgSpec, ConsentSpec, Manifest, ResultShape
 from apps.runtime.selectors import turn_list
 from apps.sites.acting.obstruction import CaptureContext

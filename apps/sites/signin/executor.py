@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 from django.utils import timezone
 
-from apps.runtime.executors.base import ExecutionContext, InputSpec, Mandate, NoMandate, StepError, StepResult
+from apps.runtime.executor import ExecutionContext, InputSpec, Mandate, NoMandate, StepError, StepResult
 from apps.runtime.manifests import ArgSpec, Manifest, RequestForm, ResultShape
 from apps.sites.browser.sessions import BrowserSessionError, NavigationRefused, SessionEnded, outside_browser_loop
 from apps.sites.browser.slots import SessionRefused

@@ -32,7 +32,7 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from apps.accounts.models import User
-from apps.runtime.executors.base import StepError, StepResult
+from apps.runtime.executor import StepError, StepResult
 from apps.runtime.paths.resume import CONTINUED_IN_RESUMED_TURN
 from apps.sites.browser.sessions import BrowserSession
 from apps.sites.browser.steps import BrowserStep
