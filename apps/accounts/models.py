@@ -8,6 +8,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.http import HttpRequest
 
+from apps.core.fields import StorableCharField, StorableJSONField
 from apps.core.tenancy import OwnedModel
 
 Role = Literal["user", "operator", "superuser"]
@@ -23,7 +24,7 @@ class User(AbstractUser):
 
     # Executors an operator has withdrawn from this user (names from the catalog): the
     # invocation boundary admits none of them for this owner, whatever the plan says.
-    disabled_executors = models.JSONField(default=list, blank=True)
+    disabled_executors = StorableJSONField(default=list, blank=True)
 
     @property
     def role(self) -> Role:
@@ -41,7 +42,7 @@ class Device(OwnedModel):
     stored.
     """
 
-    name = models.CharField(max_length=120)
+    name = StorableCharField(max_length=120)
     token_prefix = models.CharField(max_length=16, unique=True, editable=False)
     token_hash = models.CharField(max_length=64, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)

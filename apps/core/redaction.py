@@ -245,6 +245,32 @@ def _redact_nested(value: Any, patterns: tuple[re.Pattern[str], ...]) -> Any:
 # --- Log records ------------------------------------------------------------------
 
 
+def _database_error(error: BaseException) -> bool:
+    """A database driver's or Django's database error: its text can quote the values it refused."""
+    from django.db import Error as DjangoDatabaseError  # core's own import of Django, kept lazy for the logger
+
+    return isinstance(error, DjangoDatabaseError) or hasattr(error, "sqlstate") or hasattr(error, "pgcode")
+
+
+def error_kind(error: BaseException) -> str:
+    """What of ``error`` may be logged: its type and, for a database error, its SQLSTATE — never its text."""
+    cause = error.__cause__
+    code = getattr(error, "sqlstate", None) or getattr(cause, "sqlstate", None) or getattr(cause, "pgcode", None)
+    return type(error).__name__ + (f" (SQLSTATE {code})" if code else "")
+
+
+def _withhold_database_errors(record: logging.LogRecord) -> None:
+    """A database error in a record is told by its kind only (:func:`error_kind`), with or without a traceback."""
+    error = record.exc_info[1] if record.exc_info else None
+    if error is not None and _database_error(error):
+        record.msg = f"{record.msg} [{error_kind(error)}: text withheld]"
+        record.exc_info, record.exc_text = None, None
+    if isinstance(record.args, tuple) and any(isinstance(arg, BaseException) for arg in record.args):
+        record.args = tuple(
+            error_kind(arg) if isinstance(arg, BaseException) and _database_error(arg) else arg for arg in record.args
+        )
+
+
 def _redact_record(record: logging.LogRecord, secrets: tuple[str, ...]) -> None:
     patterns = _patterns(secrets)
     message = record.getMessage()
@@ -268,6 +294,7 @@ def install_record_factory() -> None:
 
     def factory(*args: object, **kwargs: object) -> logging.LogRecord:
         record = previous(*args, **kwargs)
+        _withhold_database_errors(record)
         secrets = _active_secrets.get()
         if secrets:
             _redact_record(record, secrets)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
+from apps.core.fields import StorableCharField
 from apps.core.tenancy import OwnedModel
 
 SOURCE_ORIGIN_MAX_CHARS = 300
@@ -19,12 +20,12 @@ class StoredDownload(OwnedModel):
     :func:`apps.documents.downloads.download_store` only.
     """
 
-    original_name = models.CharField(max_length=255)
+    original_name = StorableCharField(max_length=255)
     stored_name = models.CharField(max_length=255)
     size = models.PositiveBigIntegerField()
     sha256 = models.CharField(max_length=64)
-    content_type = models.CharField(max_length=127)
-    source_origin = models.CharField(max_length=SOURCE_ORIGIN_MAX_CHARS, blank=True)
+    content_type = StorableCharField(max_length=127)
+    source_origin = StorableCharField(max_length=SOURCE_ORIGIN_MAX_CHARS, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects: models.Manager[StoredDownload] = models.Manager()

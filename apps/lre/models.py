@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from django.db import models
 
+from apps.core.fields import StorableCharField, StorableJSONField
 from apps.core.tenancy import OwnedModel
 
 
@@ -29,17 +30,17 @@ class LreJob(OwnedModel):
         FAILED = "failed"
         CANCELLED = "cancelled"
 
-    title = models.CharField(max_length=200)
+    title = StorableCharField(max_length=200)
     # The turn that handed this work off; its plan and recorded results are the job's input.
     turn = models.ForeignKey("runtime.Turn", on_delete=models.CASCADE, related_name="lre_jobs")
-    plan = models.JSONField()
+    plan = StorableJSONField()
     first_step = models.PositiveIntegerField()  # the plan step the first phase runs (1-based)
     # Signatures of the executors the job runs, as admitted when it was created:
     # a changed catalog stops the job for review instead of running new code.
-    executor_signatures = models.JSONField(default=dict)
+    executor_signatures = StorableJSONField(default=dict)
     batch_size = models.PositiveIntegerField()
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.QUEUED)
-    attention_reason = models.CharField(max_length=300, blank=True)
+    attention_reason = StorableCharField(max_length=300, blank=True)
     # Bumped by every decision that restarts work (resume, retry): the console
     # derives the start time from attempts of the current revision only.
     revision = models.PositiveIntegerField(default=1)
@@ -102,7 +103,7 @@ class LreBatch(OwnedModel):
     job = models.ForeignKey(LreJob, on_delete=models.CASCADE, related_name="batches")
     phase = models.ForeignKey(LrePhase, on_delete=models.CASCADE, related_name="batches")
     index = models.PositiveIntegerField()  # 1-based within the phase
-    items = models.JSONField(default=list)  # the input items of this batch
+    items = StorableJSONField(default=list)  # the input items of this batch
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
     attempts = models.PositiveIntegerField(default=0)
     attempts_allowed = models.PositiveIntegerField()
@@ -110,8 +111,8 @@ class LreBatch(OwnedModel):
     error_code = models.CharField(max_length=64, blank=True)
     # The committed result: items produced (for the next phase), outcome and notices.
     outcome = models.CharField(max_length=16, blank=True)
-    result_items = models.JSONField(default=list, blank=True)
-    result = models.JSONField(default=dict, blank=True)
+    result_items = StorableJSONField(default=list, blank=True)
+    result = StorableJSONField(default=dict, blank=True)
     # The turn that recorded this batch's step (its trace and events).
     turn = models.ForeignKey("runtime.Turn", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     revision = models.PositiveIntegerField(default=1)

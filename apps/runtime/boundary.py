@@ -21,6 +21,7 @@ through :func:`invoke_step`, which applies the shared controls in order:
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -29,11 +30,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from apps.accounts.models import User
-from apps.core.redaction import redact_text, redact_value, secrets_redacted
+from apps.core.redaction import error_kind, redact_text, redact_value, secrets_redacted
+from apps.core.storable import REPLACED_NOTICE, needs_storable, storable_value
 from apps.runtime.consent import consent_approval_for_step, consent_consume, consent_request_create
 from apps.runtime.device_steps import device_step_run, step_destination
 from apps.runtime.executor import (
@@ -53,6 +55,9 @@ from apps.runtime.trace import TurnRecorder, preview
 from apps.runtime.user_input import input_requester
 
 logger = logging.getLogger(__name__)
+
+# A step whose result could not be stored (after apps/core/storable.py): it failed, its effect unknown.
+RECORD_UNWRITABLE = "record_unwritable"
 
 BoundaryKind = Literal["ran", "needs_confirmation", "refused", "missing_input"]
 
@@ -229,8 +234,9 @@ def invoke_step(
     record.cloud_requests = cloud_requests_so_far() - cloud_before
     # Values the mandate resolved during the step are kept out of records too.
     secrets = (*secrets, *(mandate or NoMandate()).secrets(), *answered)
+    result = _storable(result)
     with transaction.atomic():
-        _record_result(record, result, secrets)
+        result = _record_result_or_failure(record, result, secrets, step.tool)
         recorder.record(
             "step.finished",
             {"step": index, "tool": step.tool, "outcome": result.outcome, "elapsed_ms": elapsed_ms,
@@ -251,6 +257,41 @@ _RESULT_FIELDS = [
     "outcome", "error_class", "error_code", "error_message", "summary", "notices",
     "result_preview", "result", "files", "effects", "cloud_requests", "finished_at",
 ]  # fmt: skip
+
+
+def _storable(result: StepResult) -> StepResult:
+    """``result`` with what no store takes replaced, and a notice saying so (see apps/core/storable.py)."""
+    as_json = result_as_json(result)
+    if not needs_storable(as_json):
+        return result
+    cleaned, count = storable_value(as_json)
+    if not count:
+        return result
+    rebuilt = result_from_json(cleaned)
+    return dataclasses.replace(rebuilt, notices=(*rebuilt.notices, REPLACED_NOTICE.format(count=count)))
+
+
+def _record_result_or_failure(
+    record: StepRecord, result: StepResult, secrets: tuple[str, ...], tool: str
+) -> StepResult:
+    """Record ``result``; if its record cannot be written, record the step failed instead and return that.
+
+    The step's effect may have happened, so the failure says the result is
+    not known (``unknown``): recovery does not repeat it. The database's
+    message is never logged — it can quote the data that was refused.
+    """
+    try:
+        with transaction.atomic():  # a savepoint: PostgreSQL refuses the rest of a failed transaction
+            _record_result(record, result, secrets)
+        return result
+    except (DatabaseError, ValueError, TypeError, UnicodeError) as error:
+        logger.warning("the result of step %s (%s) could not be recorded: %s", record.index, tool, error_kind(error))
+    failed = StepResult(
+        outcome="failed",
+        error=StepError("unknown", RECORD_UNWRITABLE, f"What {tool} produced could not be stored, so it is not kept."),
+    )
+    _record_result(record, failed, secrets)
+    return failed
 
 
 def _record_result(record: StepRecord, result: StepResult, secrets: tuple[str, ...]) -> None:

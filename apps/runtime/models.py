@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from django.db import models
 
+from apps.core.fields import StorableCharField, StorableJSONField, StorableTextField
 from apps.core.tenancy import OwnedModel
 
 
 class Conversation(OwnedModel):
-    title = models.CharField(max_length=200, blank=True)
+    title = StorableCharField(max_length=200, blank=True)
     # The paired device this conversation works with (the one that asked, or
     # the one the user chose): steps that may run on a device run there. Only
     # the user sets it — never a step's output.
@@ -60,13 +61,13 @@ class Turn(OwnedModel):
         PLAN = "plan"  # an explicit plan submitted by an operator or a device
 
     conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="turns")
-    request_text = models.TextField(max_length=4000)
+    request_text = StorableTextField(max_length=4000)
     status = models.CharField(max_length=24, choices=Status.choices, default=Status.QUEUED)
     path = models.CharField(max_length=16, choices=Path.choices, default=Path.NONE)
-    plan = models.JSONField(null=True, blank=True)
+    plan = StorableJSONField(null=True, blank=True)
     plan_digest = models.CharField(max_length=64, blank=True)
     catalog_signature = models.CharField(max_length=64, blank=True)
-    answer = models.TextField(blank=True)
+    answer = StorableTextField(blank=True)
     resumed_from = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="resumptions"
     )
@@ -119,15 +120,15 @@ class StepRecord(OwnedModel):
     outcome = models.CharField(max_length=16, choices=Outcome.choices, default=Outcome.PENDING)
     error_class = models.CharField(max_length=16, blank=True)
     error_code = models.CharField(max_length=64, blank=True)
-    error_message = models.CharField(max_length=500, blank=True)
-    summary = models.CharField(max_length=500, blank=True)
-    notices = models.JSONField(default=list, blank=True)
-    result_preview = models.JSONField(default=dict, blank=True)
+    error_message = StorableCharField(max_length=500, blank=True)
+    summary = StorableCharField(max_length=500, blank=True)
+    notices = StorableJSONField(default=list, blank=True)
+    result_preview = StorableJSONField(default=dict, blank=True)
     # The full result, kept so a resumed turn continues from it instead of
     # repeating steps; owner-scoped content, never shown to operators.
-    result = models.JSONField(default=dict, blank=True)
-    files = models.JSONField(default=list, blank=True)
-    effects = models.JSONField(default=list, blank=True)
+    result = StorableJSONField(default=dict, blank=True)
+    files = StorableJSONField(default=list, blank=True)
+    effects = StorableJSONField(default=list, blank=True)
     # Requests the step sent to a cloud model tier (the portal marks the step with a red $).
     cloud_requests = models.PositiveIntegerField(default=0)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -152,8 +153,8 @@ class TraceEvent(OwnedModel):
     kind = models.CharField(max_length=48)
     # Structure only (codes, counts, names of executors, timings); content that
     # may be personal lives under "content" and is hidden from operators.
-    data = models.JSONField(default=dict, blank=True)
-    content = models.JSONField(default=dict, blank=True)
+    data = StorableJSONField(default=dict, blank=True)
+    content = StorableJSONField(default=dict, blank=True)
     at = models.DateTimeField(auto_now_add=True)
 
     objects: models.Manager[TraceEvent] = models.Manager()
@@ -181,7 +182,7 @@ class ConsentRequest(OwnedModel):
     tool = models.CharField(max_length=64)
     plan_digest = models.CharField(max_length=64)
     catalog_signature = models.CharField(max_length=64)
-    proposal = models.JSONField(default=dict)  # action, purpose, destination, consequences
+    proposal = StorableJSONField(default=dict)  # action, purpose, destination, consequences
     decision = models.CharField(max_length=16, choices=Decision.choices, default=Decision.PENDING)
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
@@ -212,11 +213,11 @@ class PlanCache(OwnedModel):
         AUTOPATH = "autopath"
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
-    request_key = models.CharField(max_length=500)
-    plan = models.JSONField()
+    request_key = StorableCharField(max_length=500)
+    plan = StorableJSONField()
     # Slots of an autopath plan: names whose values are re-bound per request.
-    slots = models.JSONField(default=list, blank=True)
-    executor_signatures = models.JSONField(default=dict)
+    slots = StorableJSONField(default=list, blank=True)
+    executor_signatures = StorableJSONField(default=dict)
     confirmed = models.BooleanField(default=False)
     uses = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -256,7 +257,7 @@ class InputRequest(OwnedModel):
     conversation = models.ForeignKey(Conversation, on_delete=models.CASCADE, related_name="input_requests")
     step_index = models.PositiveIntegerField()
     kind = models.CharField(max_length=8, choices=Kind.choices)
-    prompt = models.CharField(max_length=300)
+    prompt = StorableCharField(max_length=300)
     sensitive = models.BooleanField(default=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -288,9 +289,9 @@ class DeviceStep(OwnedModel):
     step_index = models.PositiveIntegerField()
     tool = models.CharField(max_length=64)
     executor_signature = models.CharField(max_length=64)
-    arguments = models.JSONField(default=dict)
+    arguments = StorableJSONField(default=dict)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
-    result = models.JSONField(default=dict, blank=True)
+    result = StorableJSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

@@ -28,7 +28,7 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.core.enqueue import enqueue_after_commit
-from apps.core.redaction import redact_text
+from apps.core.redaction import error_kind, redact_text
 from apps.runtime.boundary import result_from_json
 from apps.runtime.catalog import current_catalog
 from apps.runtime.consent import CONSENT_EXPIRED_ANSWER
@@ -153,6 +153,12 @@ def turn_conduct(*, turn: Turn, catalog: Catalog | None = None, mandate: Mandate
     try:
         with counting_into(usage):
             return _conduct(turn, catalog, mandate)
+    except Exception as error:  # noqa: BLE001 - whatever broke, the turn ends and says so
+        # Only the error's kind is logged: a database's message can quote the data it refused.
+        logger.error("turn %s stopped after an unexpected %s", turn.pk, error_kind(error))
+        if _end_stopped(turn.pk, CRASHED_MESSAGE):
+            turn.refresh_from_db()
+        return turn
     finally:
         if usage.cloud_requests:
             # A request sent stays counted, whatever happened to it or the turn.
@@ -347,6 +353,10 @@ def _process_alive(pid: int) -> bool:
 
 
 INTERRUPTED_MESSAGE = "The process running this step stopped; whether it took effect is unknown."
+CRASHED_MESSAGE = (
+    "Metnos stopped this request after an unexpected error on its side. Whether the step that was running "
+    "took effect is unknown; nothing more will be done for it. You can ask again."
+)
 
 
 def turns_reconcile_interrupted(*, running_longer_than: dt.timedelta | None = None) -> list[Turn]:
@@ -354,10 +364,7 @@ def turns_reconcile_interrupted(*, running_longer_than: dt.timedelta | None = No
 
     A turn conducted on this host by a process that no longer exists is
     interrupted; with ``running_longer_than``, so is any turn running longer
-    than that (a worker on another host that died). Steps already finished stay
-    as they were; the step that was running is marked failed with an unknown
-    effect (it may have changed state, so it is not repeated); later steps are
-    skipped.
+    than that (a worker on another host that died). See :func:`_end_stopped`.
     """
     host = socket.gethostname()
     ended: list[Turn] = []
@@ -369,37 +376,49 @@ def turns_reconcile_interrupted(*, running_longer_than: dt.timedelta | None = No
         stale = bool(running_longer_than and turn.started_at and timezone.now() - turn.started_at > running_longer_than)
         if not (dead or stale):
             continue
-        with transaction.atomic():
-            locked = Turn.objects.select_for_update().get(pk=turn.pk)
-            if locked.status not in conducted:
-                continue
-            InputRequest.objects.filter(turn=locked, status=InputRequest.Status.PENDING).update(
-                status=InputRequest.Status.CANCELLED
-            )
-            StepRecord.objects.filter(turn=locked, outcome=StepRecord.Outcome.RUNNING).update(
-                outcome=StepRecord.Outcome.FAILED,
-                error_class="unknown",
-                error_code="interrupted",
-                error_message=INTERRUPTED_MESSAGE,
-                finished_at=timezone.now(),
-            )
-            steps = (locked.plan or {}).get("steps", [])
-            recorded = set(StepRecord.objects.filter(turn=locked).values_list("index", flat=True))
-            for index, step in enumerate(steps, start=1):
-                if index not in recorded:
-                    StepRecord.objects.create(
-                        owner_id=locked.owner_id, turn=locked, index=index, tool=str(step.get("tool", "")),
-                        outcome=StepRecord.Outcome.SKIPPED,
-                    )  # fmt: skip
-            done = StepRecord.objects.filter(turn=locked).exclude(outcome=StepRecord.Outcome.SKIPPED).order_by("index")
-            lines = [f"{record.index}. {record.tool}: {record.summary or record.outcome}" for record in done]
-            recorder = TurnRecorder(locked)
-            locked.path = locked.path or Turn.Path.NONE
-            recorder.changed("path")
-            answer = "\n".join([*lines, f"Stopped: {INTERRUPTED_MESSAGE}"])
-            if turn_interrupt(turn=locked, answer=answer, recorder=recorder):
-                ended.append(locked)
+        if _end_stopped(turn.pk, INTERRUPTED_MESSAGE):
+            turn.refresh_from_db()
+            ended.append(turn)
     return ended
+
+
+def _end_stopped(turn_id: int, message: str) -> bool:
+    """End a conducted turn that stopped mid-way, truthfully: interrupted, never success; whether it ended.
+
+    Steps already finished stay as they were; the step that was running is
+    marked failed with an unknown effect (it may have changed state, so it is
+    not repeated); later steps are skipped.
+    """
+    conducted = (Turn.Status.RUNNING, Turn.Status.AWAITING_INPUT)
+    with transaction.atomic():
+        locked = Turn.objects.select_for_update().get(pk=turn_id)
+        if locked.status not in conducted:
+            return False
+        InputRequest.objects.filter(turn=locked, status=InputRequest.Status.PENDING).update(
+            status=InputRequest.Status.CANCELLED
+        )
+        StepRecord.objects.filter(turn=locked, outcome=StepRecord.Outcome.RUNNING).update(
+            outcome=StepRecord.Outcome.FAILED,
+            error_class="unknown",
+            error_code="interrupted",
+            error_message=message,
+            finished_at=timezone.now(),
+        )
+        steps = (locked.plan or {}).get("steps", [])
+        recorded = set(StepRecord.objects.filter(turn=locked).values_list("index", flat=True))
+        for index, step in enumerate(steps, start=1):
+            if index not in recorded:
+                StepRecord.objects.create(
+                    owner_id=locked.owner_id, turn=locked, index=index, tool=str(step.get("tool", "")),
+                    outcome=StepRecord.Outcome.SKIPPED,
+                )  # fmt: skip
+        done = StepRecord.objects.filter(turn=locked).exclude(outcome=StepRecord.Outcome.SKIPPED).order_by("index")
+        lines = [f"{record.index}. {record.tool}: {record.summary or record.outcome}" for record in done]
+        recorder = TurnRecorder(locked)
+        locked.path = locked.path or Turn.Path.NONE
+        recorder.changed("path")
+        answer = "\n".join([*lines, f"Stopped: {message}"])
+        return turn_interrupt(turn=locked, answer=answer, recorder=recorder)
 
 
 def turns_recover_on_worker_start() -> None:

@@ -12,6 +12,7 @@ import uuid
 
 from django.db import models
 
+from apps.core.fields import StorableJSONField
 from apps.core.tenancy import OwnedModel
 
 
@@ -59,13 +60,13 @@ class BrowserJob(OwnedModel):
         FINISHED = "finished"
 
     kind = models.CharField(max_length=64)
-    params = models.JSONField(default=dict, blank=True)
-    websites = models.JSONField(default=list, blank=True)
+    params = StorableJSONField(default=dict, blank=True)
+    websites = StorableJSONField(default=list, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     outcome = models.CharField(max_length=32, blank=True)
     reason = models.CharField(max_length=32, blank=True)
-    result = models.JSONField(default=dict, blank=True)
-    refusals = models.JSONField(default=dict, blank=True)
+    result = StorableJSONField(default=dict, blank=True)
+    refusals = StorableJSONField(default=dict, blank=True)
     requested_at = models.DateTimeField()
     deadline = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -115,7 +116,7 @@ class HandoffPanel(OwnedModel):
     # What the last Resume found when it did not clear the check: still_open or unobservable.
     last_check = models.CharField(max_length=24, blank=True)
     credentials_submitted = models.BooleanField(default=False)
-    result = models.JSONField(default=dict, blank=True)
+    result = StorableJSONField(default=dict, blank=True)
     resumed_turn = models.ForeignKey("runtime.Turn", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
     result_taken_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
+from apps.core.fields import StorableCharField, StorableJSONField
 from apps.core.tenancy import OwnedModel
 from apps.vault.crypto import FINGERPRINT_CHARS, Sealed
 from apps.vault.fields import OptionalSealedField, SealedField
@@ -19,10 +20,10 @@ class Credential(OwnedModel):
     generate sign-in codes from it.
     """
 
-    label = models.CharField(max_length=MAX_LABEL_CHARS)
-    username = models.CharField(max_length=MAX_USERNAME_CHARS, blank=True)
+    label = StorableCharField(max_length=MAX_LABEL_CHARS)
+    username = StorableCharField(max_length=MAX_USERNAME_CHARS, blank=True)
     # Canonical origins ("https://host[:port]"), see apps.vault.origins.
-    origins = models.JSONField(default=list)
+    origins = StorableJSONField(default=list)
     secret = SealedField()
     totp_seed = OptionalSealedField()
     created_at = models.DateTimeField(auto_now_add=True)
