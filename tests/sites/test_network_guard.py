@@ -28,7 +28,7 @@ LOOPBACK_ONLY = (ipaddress.ip_network("127.0.0.0/8"),)
         ("169.254.1.1", "link_local_address"),
         ("fe80::1", "link_local_address"),
         ("100.64.0.1", "non_public_address"),
-        ("0.0.0.0", "private_address"),  # noqa: S104 - an address to refuse, not to bind
+        ("0.0.0.0", "loopback_address"),  # noqa: S104 - a connection to it reaches the server itself
         ("224.0.0.1", "non_public_address"),
         # IPv6 forms that lead to an IPv4 address are judged by where they lead.
         ("::ffff:127.0.0.1", "loopback_address"),
