@@ -19,6 +19,8 @@ if "METNOS_DATA_DIR" not in os.environ:
     atexit.register(shutil.rmtree, _data_dir, ignore_errors=True)
 # The test harness starts the worker itself (in-process or as a process).
 os.environ.setdefault("METNOS_EMBEDDED_WORKER", "false")
+# No periodic outbox relay in the test processes and the workers they start (tests/faults/ start their own).
+os.environ.setdefault("METNOS_OUTBOX_RELAY_SECONDS", "0")
 
 # The managed browser may reach the fixture web on loopback, and nothing else:
 # sub-resources outside a session's websites go only to loopback (no request

@@ -29,10 +29,10 @@ def test_a_services_task_name_is_its_tasks_and_routes_to_its_queue(name: str, ta
 def test_a_task_is_sent_only_once_the_transaction_commits(
     monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
 ) -> None:
-    sent: list[tuple[str, tuple[object, ...]]] = []
-    monkeypatch.setattr(celery_app, "send_task", lambda name, args: sent.append((name, args)))
+    sent: list[tuple[str, list[object]]] = []
+    monkeypatch.setattr(celery_app, "send_task", lambda name, args, **_: sent.append((name, args)))
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         enqueue_after_commit(RUN_TURN_TASK, 7, 3)
         assert sent == []
     assert len(callbacks) == 1
-    assert sent == [(RUN_TURN_TASK, (7, 3))]
+    assert sent == [(RUN_TURN_TASK, [7, 3])]

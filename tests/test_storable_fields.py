@@ -30,6 +30,7 @@ INTERNAL_CHAR_FIELDS = {
     ("metnos_sites.BrowserJob", "holder"), ("metnos_sites.HandoffPanel", "reason"),
     ("metnos_sites.HandoffPanel", "last_check"),
     ("vault.VaultKey", "fingerprint"),
+    ("core.OutboxMessage", "task_name"), ("core.OutboxMessage", "last_error"),
     # Django's own user columns: its forms and validators refuse NUL, the username has its own rules.
     ("accounts.User", "password"), ("accounts.User", "username"), ("accounts.User", "first_name"),
     ("accounts.User", "last_name"), ("accounts.User", "email"),

@@ -70,3 +70,24 @@ def _register_third_party_models() -> None:
 
 
 _register_third_party_models()
+
+
+def _register_outbox() -> None:
+    from apps.core.models import OutboxMessage
+
+    class OutboxMessageAdmin(OperatorModelAdmin):
+        """Background work waiting for the broker, or sent and not yet started: what a stuck queue leaves."""
+
+        list_display = ("id", "task_name", "created_at", "attempts", "sent_at", "started_at", "next_attempt_at",
+                        "last_error")  # fmt: skip
+        list_filter = ("task_name",)
+        fields = (*list_display, "args")
+        readonly_fields = fields
+
+        def has_add_permission(self, request: HttpRequest) -> bool:
+            return False  # written only with the work it starts (apps/core/outbox.py)
+
+    admin.site.register(OutboxMessage, OutboxMessageAdmin)
+
+
+_register_outbox()

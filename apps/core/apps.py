@@ -1,3 +1,6 @@
+import os
+from typing import Any
+
 from django.apps import AppConfig
 from django.conf import settings
 
@@ -8,9 +11,15 @@ class CoreConfig(AppConfig):
     verbose_name = "Platform"
 
     def ready(self) -> None:
+        from celery.signals import task_prerun, worker_ready, worker_shutdown
+
         from apps.core.redaction import install_record_factory
 
         install_record_factory()
+        # The outbox (apps/core/outbox.py): a started task's message is delivered; workers relay the rest.
+        task_prerun.connect(_outbox_started, weak=False, dispatch_uid="metnos.outbox_started")
+        worker_ready.connect(_outbox_relay_start, weak=False, dispatch_uid="metnos.outbox_relay")
+        worker_shutdown.connect(_outbox_relay_stop, weak=False, dispatch_uid="metnos.outbox_relay_stop")
         # The data directory holds the embedded database, users' files,
         # downloads and browser data; create its folders on first start.
         for folder in (
@@ -21,3 +30,31 @@ class CoreConfig(AppConfig):
             settings.STATIC_ROOT,
         ):
             folder.mkdir(parents=True, exist_ok=True)
+
+
+def _outbox_started(task: Any = None, **_: Any) -> None:
+    from apps.core.outbox import HEADER, outbox_started
+
+    request = getattr(task, "request", None)
+    message_id = getattr(request, HEADER, None)
+    if message_id is not None:
+        outbox_started(message_id)
+
+
+_recovered_in: set[int] = set()
+
+
+def _outbox_relay_start(**_: Any) -> None:
+    from apps.core.outbox import outbox_due_now, relay_start
+
+    # The embedded worker's lanes start later, and send the signal too: once per process.
+    if settings.EMBEDDED_SERVICES and os.getpid() not in _recovered_in:
+        _recovered_in.add(os.getpid())
+        outbox_due_now()  # the in-memory queue died with the previous process: send everything unstarted again
+    relay_start()
+
+
+def _outbox_relay_stop(**_: Any) -> None:
+    from apps.core.outbox import relay_stop
+
+    relay_stop()

@@ -126,7 +126,10 @@ class EmbeddedWorker:
         return self.main.alive
 
     def stop(self) -> None:
+        from apps.core.outbox import relay_stop
+
         self.beat.stop()  # first, so nothing is sent to a worker that is going away
+        relay_stop()
         self.main.stop()
         for name in list(self.lanes):
             _stop_lane(name)

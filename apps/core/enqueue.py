@@ -11,11 +11,13 @@ would; the in-memory broker of the embedded mode carries it the same way.
 
 from __future__ import annotations
 
-from django.db import transaction
-
-from metnos_site.celery import app as celery_app
+from apps.core.outbox import outbox_enqueue
 
 
 def enqueue_after_commit(task_name: str, *args: int | str) -> None:
-    """Send ``task_name(*args)`` to its queue after commit, so no worker sees a row that was rolled back."""
-    transaction.on_commit(lambda: celery_app.send_task(task_name, args=args))
+    """Send ``task_name(*args)`` to its queue after commit, so no worker sees a row that was rolled back.
+
+    Through the outbox (:mod:`apps.core.outbox`): written with the caller's
+    transaction, delivered even if the broker is away when it commits.
+    """
+    outbox_enqueue(task_name, *args)

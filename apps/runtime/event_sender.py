@@ -10,7 +10,9 @@ order they happened. Events are queued only after their transaction
 commits, as before, so a browser never hears of rows it cannot read yet.
 
 A process that exits waits (boundedly) for the queue to be sent, so the
-last events of a turn conducted by a command are not lost.
+last events of a turn conducted by a command are not lost. While the
+channel layer is away (Redis restarting), an event is tried again for
+``RETRY_SECONDS`` before it is given up.
 """
 
 from __future__ import annotations
@@ -20,12 +22,15 @@ import logging
 import os
 import queue
 import threading
+import time
 
 from apps.core.events import PUBLISH_TIMEOUT_SECONDS, UserEvent, publish_to_user
 
 logger = logging.getLogger(__name__)
 
 _Item = tuple[int, UserEvent] | threading.Event
+# How long one event is retried while the channel layer is away; the events after it wait meanwhile.
+RETRY_SECONDS = 15.0
 
 
 class _OrderedSender:
@@ -68,10 +73,28 @@ class _OrderedSender:
             if isinstance(item, threading.Event):
                 item.set()
                 continue
-            try:
-                publish_to_user(*item)
-            except Exception as error:  # noqa: BLE001 - a lost live event must not stop the others
+            _publish_patiently(*item)
+
+
+def _publish_patiently(user_id: int, event: UserEvent) -> None:
+    """Publish one event; while the channel layer is away (Redis restarting), try again for a bounded time.
+
+    Later events wait behind it, so the order holds. An event given up on is
+    not lost to the person: a page that reconnects reads the turn's state
+    over HTTP.
+    """
+    deadline = time.monotonic() + RETRY_SECONDS
+    pause = 0.1
+    while True:
+        try:
+            publish_to_user(user_id, event)
+            return
+        except Exception as error:  # noqa: BLE001 - a lost live event must not stop the others
+            if time.monotonic() + pause > deadline:
                 logger.warning("a live turn event was not sent (%s)", type(error).__name__)
+                return
+            time.sleep(pause)
+            pause = min(pause * 2, 2.0)
 
 
 _sender = _OrderedSender()

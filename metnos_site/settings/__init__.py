@@ -191,6 +191,13 @@ METNOS_EMBEDDED_WORKER_CONCURRENCY = env_int("METNOS_EMBEDDED_WORKER_CONCURRENCY
 CELERY_TASK_TIME_LIMIT = env_int("METNOS_TASK_TIME_LIMIT", 15 * 60, minimum=10)
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("METNOS_TASK_SOFT_TIME_LIMIT", 14 * 60, minimum=5)
 
+# The outbox (apps/core/outbox.py): every worker looks for background work the
+# broker did not take, or took and lost, this often (0: never; a process whose
+# send failed still tries until the broker is back); work sent but not started
+# after the second interval is sent again.
+METNOS_OUTBOX_RELAY_SECONDS = env_int("METNOS_OUTBOX_RELAY_SECONDS", 5, minimum=0, maximum=3600)
+METNOS_OUTBOX_RESEND_SECONDS = env_int("METNOS_OUTBOX_RESEND_SECONDS", 120, minimum=1, maximum=24 * 3600)
+
 # Long-running work (LRE): a per-item step over more items than the threshold
 # is handed off as a job and run in batches on the batch queue.
 METNOS_LRE_ENABLED = env_bool("METNOS_LRE_ENABLED", True)

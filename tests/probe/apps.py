@@ -12,6 +12,7 @@ class ProbeConfig(AppConfig):
         # test process itself stays the product's.
         if os.environ.get("METNOS_TEST_PROBE_EXECUTORS") == "true":
             from apps.runtime.executor import register_executor
-            from tests.probe.executors import ProbeWait
+            from tests.probe.executors import ProbeGate, ProbeWait
 
             register_executor(ProbeWait())
+            register_executor(ProbeGate())

@@ -45,6 +45,7 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.core.enqueue import enqueue_after_commit
 from apps.core.redaction import redact_value, secret_register, secrets_redacted
 from apps.runtime.tiers.client import ModelUsage, counting_into
 from apps.runtime.tiers.config import ModelTier
@@ -191,25 +192,18 @@ def browser_job_submit(
         requested_at=timezone.now(),
         deadline=deadline,
     )
-    job_id, owner_id = job.pk, owner.pk
-    transaction.on_commit(lambda: _enqueue(job_id, owner_id))
-    return job
-
-
-def _enqueue(job_id: int, owner_id: int) -> None:
-    from metnos_site.celery import app
-
+    transaction.on_commit(_start_embedded_lane)  # registered first: it runs before the outbox sends the job
     # Sent by name (routed to the ``browser`` queue): this module never imports the task's.
-    if app.conf.broker_url.startswith("memory://"):
-        _start_embedded_lane()
-    app.send_task(RUN_BROWSER_JOB, args=(job_id, owner_id))
+    enqueue_after_commit(RUN_BROWSER_JOB, job.pk, owner.pk)
+    return job
 
 
 def _start_embedded_lane() -> None:
     """The in-memory queues exist only in this process: its browser lane must be the one to take the job."""
     from apps.core.embedded_worker import embedded_lane, embedded_lane_start
+    from metnos_site.celery import app
 
-    if embedded_lane(BROWSER_LANE) is None:
+    if app.conf.broker_url.startswith("memory://") and embedded_lane(BROWSER_LANE) is None:
         embedded_lane_start(BROWSER_LANE)
 
 

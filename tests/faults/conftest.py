@@ -1,0 +1,206 @@
+"""The fault suite's own services: a Redis per test, real worker and server processes, and the table of faults.
+
+Each test starts what it breaks — its own ``redis-server`` on a free port,
+a ``celery worker`` and a ``daphne`` server that use it — and never touches
+the machine's shared services. The database is the services pass's test
+database (the tests are transactional, so the processes see their rows).
+At the end of the run the suite prints each fault it injected and the
+outcome it observed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+
+from tests.conftest import REPO_ROOT, SERVICES_PASS, _database_url_for_children, _free_port, process_stop
+
+pytestmark = pytest.mark.services
+
+READY_SECONDS = 60
+
+
+@dataclass
+class FaultOutcome:
+    fault: str
+    outcome: str
+    seconds: float
+
+
+_table: list[FaultOutcome] = []
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if not _table:
+        return
+    terminalreporter.section("faults injected and outcomes observed")
+    width = max(len(row.fault) for row in _table)
+    for row in _table:
+        terminalreporter.write_line(f"{row.fault:<{width}}  {row.seconds:6.1f} s  {row.outcome}")
+
+
+@pytest.fixture
+def fault_table() -> Callable[[str, str, float], None]:
+    """Record one fault and what was observed, for the table printed at the end of the run."""
+
+    def record(fault: str, outcome: str, seconds: float) -> None:
+        _table.append(FaultOutcome(fault, outcome, seconds))
+
+    return record
+
+
+def wait_for(condition: Callable[[], bool], timeout: float, step: float = 0.1) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(step)
+    return condition()
+
+
+@dataclass
+class RedisServer:
+    """A ``redis-server`` of this test alone, on a free port, without persistence (as the shared one)."""
+
+    folder: Path
+    port: int = field(default_factory=_free_port)
+    process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        command = [
+            "redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+            "--dir", str(self.folder),
+        ]  # fmt: skip
+        log = open(self.folder / "redis.log", "ab")  # noqa: SIM115 - lives with the process
+        self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+        if not wait_for(self.answers, READY_SECONDS):
+            raise RuntimeError("the test's redis-server did not start")
+
+    def answers(self) -> bool:
+        result = subprocess.run(
+            ["redis-cli", "-p", str(self.port), "ping"], capture_output=True, text=True, timeout=5, check=False
+        )
+        return result.stdout.strip() == "PONG"
+
+    def stop(self) -> None:
+        """Stop it at once, losing every queued message (no persistence)."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+        self.process = None
+
+
+@pytest.fixture
+def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
+    if not SERVICES_PASS:
+        pytest.skip("the fault suite runs in the services pass")
+    if shutil.which("redis-server") is None:
+        pytest.fail("redis-server is not installed (scripts/ensure-system-packages installs it)")
+    server = RedisServer(folder=tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def fault_environment(redis: RedisServer, **extra: str) -> dict[str, str]:
+    """The environment of a process of the faulty stack: the pass's database, the test's own Redis."""
+    env = dict(os.environ)
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    env.update(
+        DJANGO_SETTINGS_MODULE="tests.settings",
+        DATABASE_URL=_database_url_for_children(),
+        REDIS_URL=redis.url,
+        METNOS_CHANNEL_PREFIX=f"metnos-fault-{uuid.uuid4().hex[:8]}",
+        METNOS_EMBEDDED_WORKER="false",
+        # Fast enough for a test: relay every second, send again what is not started after three.
+        METNOS_OUTBOX_RELAY_SECONDS="1",
+        METNOS_OUTBOX_RESEND_SECONDS="3",
+        **extra,
+    )
+    return env
+
+
+@dataclass
+class Stack:
+    """A worker and a server on the test's Redis."""
+
+    redis: RedisServer
+    folder: Path
+    processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    url: str = ""
+
+    def start_worker(self, queues: str = "default,browser,batch", *, probe_executors: bool = False) -> None:
+        command = [
+            sys.executable, "-m", "celery", "-A", "metnos_site", "worker", "-Q", queues, "-c", "2",
+            "-n", f"fault-{uuid.uuid4().hex[:8]}@%h", "--without-mingle", "--without-gossip", "-l", "WARNING",
+        ]  # fmt: skip
+        extra = {"METNOS_TEST_PROBE_EXECUTORS": "true"} if probe_executors else {}
+        self.processes["worker"] = self._spawn("worker", command, **extra)
+
+    def start_server(self) -> None:
+        port = _free_port()
+        self.url = f"http://127.0.0.1:{port}"
+        command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "metnos_site.asgi:application"]
+        self.processes["server"] = self._spawn("server", command, METNOS_PUBLIC_URL=self.url)
+        if not wait_for(self._healthy, READY_SECONDS, step=0.2):
+            raise RuntimeError(f"daphne did not start; see {self.folder / 'server.log'}")
+
+    def _healthy(self) -> bool:
+        try:
+            with urllib.request.urlopen(f"{self.url}/healthz", timeout=2) as response:
+                return bool(response.status == 200)
+        except OSError:
+            return False
+
+    def kill_worker(self) -> None:
+        """``kill -9`` the worker and its pool's children, as a machine losing it would."""
+        process = self.processes.pop("worker")
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait(timeout=10)
+
+    def _spawn(self, name: str, command: list[str], **extra: str) -> subprocess.Popen[bytes]:
+        log = open(self.folder / f"{name}.log", "ab")  # noqa: SIM115 - lives with the process
+        return subprocess.Popen(
+            command, cwd=REPO_ROOT, env=fault_environment(self.redis, **extra), stdout=log,
+            stderr=subprocess.STDOUT, start_new_session=True,
+        )  # fmt: skip
+
+    def log(self, name: str) -> str:
+        path = self.folder / f"{name}.log"
+        return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            process_stop(process)
+
+
+@pytest.fixture
+def stack(redis_server: RedisServer, tmp_path: Path) -> Iterator[Stack]:
+    running = Stack(redis=redis_server, folder=tmp_path)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+def data_dir() -> Path:
+    return Path(settings.DATA_DIR)
