@@ -30,6 +30,15 @@ RECEIVE_RETRY_SECONDS = 1.0
 SOCKETS_PER_TURN = 50
 
 
+# A join the layer refuses is tried this often, this far apart, before the socket is told to come back later.
+JOIN_ATTEMPTS = 3
+JOIN_RETRY_SECONDS = 0.3
+
+
+class LayerUnavailable(Exception):
+    """The channel layer does not answer: the socket cannot be joined to its user's events now."""
+
+
 class EventSink(Protocol):
     """An open socket that accepts an event as JSON text."""
 
@@ -55,10 +64,25 @@ class EventRelay:
             # Also on later joins: it renews the membership's age in the layer.
             # The sink is registered only once the layer has accepted it, so a
             # failed join leaves nothing behind.
-            await self._layer.group_add(group, self._channel)
+            await self._group_add(group, self._channel)
             self._sinks.setdefault(group, set()).add(sink)
             if self._receiver is None:
                 self._receiver = asyncio.get_running_loop().create_task(self._receive_forever(self._channel))
+
+    async def _group_add(self, group: str, channel: str) -> None:
+        """Join ``group``; a layer that just came back (Redis restarted) gets a few tries before it counts as down.
+
+        The first command on a connection Redis closed fails once, then the
+        layer reconnects. :class:`LayerUnavailable` if it still fails.
+        """
+        for attempt in range(JOIN_ATTEMPTS):
+            try:
+                await self._layer.group_add(group, channel)
+                return
+            except Exception as error:  # whatever the layer raises, it is not answering
+                if attempt + 1 == JOIN_ATTEMPTS:
+                    raise LayerUnavailable from error
+                await asyncio.sleep(JOIN_RETRY_SECONDS)
 
     async def leave(self, group: str, sink: EventSink) -> None:
         async with self._lock:
