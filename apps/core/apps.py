@@ -9,8 +9,11 @@ class CoreConfig(AppConfig):
 
     def ready(self) -> None:
         from apps.core.redaction import install_record_factory
+        from apps.core.socket_access import connect_access_signals
 
         install_record_factory()
+        # Open WebSockets hear when their session ends or their account changes.
+        connect_access_signals()
         # The data directory holds the embedded database, users' files,
         # downloads and browser data; create its folders on first start.
         for folder in (
