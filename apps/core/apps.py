@@ -1,5 +1,4 @@
 from django.apps import AppConfig
-from django.conf import settings
 
 
 class CoreConfig(AppConfig):
@@ -8,6 +7,9 @@ class CoreConfig(AppConfig):
     verbose_name = "Platform"
 
     def ready(self) -> None:
+        from django.db.backends.signals import connection_created
+
+        from apps.core.data_files import data_folders_prepare, on_connection_created
         from apps.core.redaction import install_record_factory
         from apps.core.socket_access import connect_access_signals
 
@@ -15,12 +17,7 @@ class CoreConfig(AppConfig):
         # Open WebSockets hear when their session ends or their account changes.
         connect_access_signals()
         # The data directory holds the embedded database, users' files,
-        # downloads and browser data; create its folders on first start.
-        for folder in (
-            settings.DATA_DIR,
-            settings.FILES_ROOT,
-            settings.DOWNLOADS_ROOT,
-            settings.BROWSER_DATA_ROOT,
-            settings.STATIC_ROOT,
-        ):
-            folder.mkdir(parents=True, exist_ok=True)
+        # downloads and browser data: created private on first start, and the
+        # SQLite files kept private on every connection.
+        data_folders_prepare()
+        connection_created.connect(on_connection_created, dispatch_uid="metnos.data_files.private")
