@@ -126,7 +126,8 @@ class UserEventsConsumer(AsyncWebsocketConsumer):
         self._start_check()
 
     def access_changed(self, ended_session: str) -> None:
-        if self.ending or not self.accepted:
+        # Also during the handshake: the socket is in its group from before it is accepted.
+        if self.ending or not self.session_digest:
             return
         if ended_session:
             if hmac.compare_digest(ended_session, self.session_digest):
@@ -160,6 +161,9 @@ class UserEventsConsumer(AsyncWebsocketConsumer):
             self.checked_at = time.monotonic()
             while self.waiting and not self.ending:
                 await self.send(text_data=self.waiting.popleft())
+        except Exception:  # noqa: BLE001 - the browser went away mid-write: nothing more to deliver
+            logger.info("live events: a socket closed while its waiting events were written")
+            self._end(CLOSE_CHECK_FAILED)
         finally:
             self.check_task = None
 

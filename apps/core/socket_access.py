@@ -84,9 +84,11 @@ def _on_logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
         _announce(user.pk, ended_session=session_digest(session_key))
 
 
-def _on_user_saved(sender: Any, instance: Any, created: bool, update_fields: Any = None, **kwargs: Any) -> None:
-    if created or (update_fields is not None and set(update_fields) <= {"last_login"}):
-        return  # a new account has no sockets; signing in changes nothing for the open ones
+def _on_user_saved(
+    sender: Any, instance: Any, created: bool, update_fields: Any = None, raw: bool = False, **kwargs: Any
+) -> None:
+    if created or raw or (update_fields is not None and set(update_fields) <= {"last_login"}):
+        return  # a new or loaded account has no sockets; signing in changes nothing for the open ones
     _announce(instance.pk)
 
 
