@@ -301,8 +301,11 @@ async def measure(prefix: str) -> tuple[Round, Round, int]:
         with log.open("wb") as output:
             server = subprocess.Popen(  # noqa: S603
                 [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "metnos_site.asgi:application"],
-                cwd=REPO_ROOT, env=benchmark_environment(data_dir, _environment(prefix)(data_dir)),
-                stdout=output, stderr=subprocess.STDOUT,
+                cwd=REPO_ROOT, stdout=output, stderr=subprocess.STDOUT,
+                # The socket accepts pages of the portal's own origin only: this server's.
+                env=benchmark_environment(
+                    data_dir, {**_environment(prefix)(data_dir), "METNOS_PUBLIC_URL": f"http://127.0.0.1:{port}"}
+                ),
             )  # fmt: skip
         await _wait_for_http(port, server, log)
 

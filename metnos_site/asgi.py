@@ -1,7 +1,8 @@
 """ASGI entry point: HTTP through Django, WebSocket through Channels.
 
-The WebSocket stack checks the Origin against ALLOWED_HOSTS and authenticates
-the session before any consumer sees the connection.
+The WebSocket stack checks the Origin (scheme, host and port) against the
+portal's trusted origins and authenticates the session before any consumer
+sees the connection.
 """
 
 import os
@@ -14,15 +15,15 @@ django_asgi_application = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from apps.core.embedded_worker import start_embedded_worker_if_configured  # noqa: E402
+from apps.core.socket_origin import PortalOriginValidator  # noqa: E402
 from metnos_site.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_application,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        "websocket": PortalOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 

@@ -1,9 +1,10 @@
 """Generate the instance keys into the data directory (no Django import).
 
 ``python -m metnos_site.bootstrap`` is run by ``make run`` before anything
-else: it creates ``$METNOS_DATA_DIR/secrets/{secret_key,vault_key}`` with mode
-0600 when they are missing and never overwrites an existing key (a new vault
-key would make every stored credential unreadable).
+else: it makes ``$METNOS_DATA_DIR`` a 0700 folder and creates
+``$METNOS_DATA_DIR/secrets/{secret_key,vault_key}`` with mode 0600 when they
+are missing, and never overwrites an existing key (a new vault key would make
+every stored credential unreadable).
 """
 
 from __future__ import annotations
@@ -25,8 +26,12 @@ def default_data_dir() -> Path:
 
 def ensure_keys(data_dir: Path) -> list[Path]:
     """Create missing key files; return the ones created."""
+    # The data folder holds the database, users' files and these keys: the
+    # account Metnos runs as reads it, nobody else.
+    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(data_dir, 0o700)
     secrets_dir = data_dir / "secrets"
-    secrets_dir.mkdir(parents=True, exist_ok=True)
+    secrets_dir.mkdir(mode=0o700, exist_ok=True)
     os.chmod(secrets_dir, 0o700)
     created = []
     for name in KEY_NAMES:

@@ -119,3 +119,10 @@ def test_unknown_api_route_answers_json_404(owner: User) -> None:
 def test_non_numeric_id_is_a_404_not_a_500(owner: User) -> None:
     response = api_client_for(owner).get("/api/v1/devices/abc/")
     assert response.status_code == 404
+
+
+def test_a_rename_without_a_name_keeps_the_name(owner: User) -> None:
+    body = _pair(owner, name="Kitchen tablet")
+    response = api_client_for(owner).patch(f"/api/v1/devices/{body['id']}/", {}, format="json")
+    assert response.status_code == 200
+    assert response.json()["name"] == "Kitchen tablet"

@@ -72,3 +72,34 @@ def test_session_cookie_is_http_only(owner: User) -> None:
     client.post("/accounts/login/", {"username": owner.username, "password": "owner-password-1"})
     assert client.cookies[settings.SESSION_COOKIE_NAME]["httponly"]
     assert client.cookies[settings.CSRF_COOKIE_NAME]["httponly"]
+
+
+# One wrong password for each of this many usernames, from one address: a password spray.
+SPRAYED_USERNAMES = 20
+
+
+def test_one_failure_on_each_of_many_usernames_locks_the_address(owner: User) -> None:
+    sprayer = Client(REMOTE_ADDR="203.0.113.20")
+    answers = [
+        sprayer.post("/accounts/login/", {"username": f"guess-{number}", "password": "Summer2026!"}).status_code
+        for number in range(SPRAYED_USERNAMES)
+    ]
+    assert 429 in answers, "twenty usernames, one failure each, from one address were never throttled"
+    limit = settings.METNOS_SIGNIN_ADDRESS_FAILURE_LIMIT
+    assert limit <= SPRAYED_USERNAMES
+    # The failure that reaches the address's limit is itself answered with the lockout.
+    assert answers == [200] * (limit - 1) + [429] * (SPRAYED_USERNAMES - limit + 1)
+    # Locked now for every username from that address, the right password included, with a plain message.
+    locked = Client(REMOTE_ADDR="203.0.113.20").post(
+        "/accounts/login/", {"username": owner.username, "password": "owner-password-1"}
+    )
+    assert locked.status_code == 429
+    assert b"Too many sign-in attempts" in locked.content
+    assert b"Sign-in from your address is paused" in locked.content
+    assert "_auth_user_id" not in locked.wsgi_request.session
+    # Another address is not locked.
+    elsewhere = Client(REMOTE_ADDR="198.51.100.20")
+    assert (
+        elsewhere.post("/accounts/login/", {"username": owner.username, "password": "owner-password-1"}).status_code
+        == 302
+    )

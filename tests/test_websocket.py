@@ -17,7 +17,13 @@ from apps.accounts.services import device_pair
 from apps.core import event_relay
 from apps.core.consumers import CLOSE_UNAUTHENTICATED
 from apps.core.event_relay import SOCKETS_PER_TURN, EventRelay
-from apps.core.events import DeviceEvent, publish_to_user, user_event_message, user_group_name
+from apps.core.events import (
+    DeviceEvent,
+    publish_to_user,
+    user_access_message,
+    user_event_message,
+    user_group_name,
+)
 from metnos_site.asgi import application
 
 ORIGIN = settings.PUBLIC_ORIGIN.encode()
@@ -152,9 +158,15 @@ class RecordingSocket:
         self.texts.append(text)
         self.arrived.set()
 
+    def access_changed(self, ended_session: str) -> None:
+        self.texts.append(f"access changed: {ended_session}")
+
 
 class BrokenSocket:
     async def send_event_text(self, text: str) -> None:
+        raise ConnectionResetError("the browser went away")
+
+    def access_changed(self, ended_session: str) -> None:
         raise ConnectionResetError("the browser went away")
 
 
@@ -206,6 +218,25 @@ async def test_the_relay_delivers_to_the_named_group_only() -> None:
         assert theirs.texts == []
     finally:
         await relay.leave(user_group_name(1), mine)
+        await relay.leave(user_group_name(2), theirs)
+
+
+async def test_the_relay_tells_a_groups_sockets_of_an_access_change_between_its_events() -> None:
+    layer = InMemoryChannelLayer()
+    relay = EventRelay(layer)
+    group = user_group_name(1)
+    broken, mine, theirs = BrokenSocket(), RecordingSocket(), RecordingSocket()
+    for joined_group, socket in ((group, broken), (group, mine), (user_group_name(2), theirs)):
+        await relay.join(joined_group, socket)
+    try:
+        await layer.group_send(group, user_access_message(group, ended_session="digest"))
+        await layer.group_send(group, user_event_message(group, PAIRED))
+        await asyncio.wait_for(mine.arrived.wait(), timeout=5)
+        assert mine.texts == ["access changed: digest", '{"type":"device.paired","device_id":9,"name":"Phone"}']
+        assert theirs.texts == []
+    finally:
+        await relay.leave(group, broken)
+        await relay.leave(group, mine)
         await relay.leave(user_group_name(2), theirs)
 
 

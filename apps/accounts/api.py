@@ -8,6 +8,7 @@ from rest_framework import serializers, status, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.accounts.device_scope import NO_DEVICE_ACCESS, DeviceAccess
 from apps.accounts.models import Device, request_user
 from apps.accounts.selectors import device_list
 from apps.accounts.services import device_pair, device_rename, device_revoke
@@ -24,6 +25,8 @@ class DeviceSerializer(serializers.ModelSerializer[Device]):
 class DeviceViewSet(OwnedCrudViewSet[Device]):
     """Pair (create, token shown once), list, rename and revoke devices."""
 
+    device_access: ClassVar[DeviceAccess] = NO_DEVICE_ACCESS  # a device never pairs, renames or revokes devices
+
     serializer_class = DeviceSerializer
     list_selector = staticmethod(device_list)
 
@@ -37,9 +40,9 @@ class DeviceViewSet(OwnedCrudViewSet[Device]):
 
     def perform_update(self, serializer: serializers.BaseSerializer[Device]) -> None:
         # The answer is rendered from serializer.instance: give it the renamed row.
-        serializer.instance = device_rename(
-            device=cast(Device, serializer.instance), name=serializer.validated_data["name"]
-        )
+        device = cast(Device, serializer.instance)
+        # A PATCH without a name keeps the old one.
+        serializer.instance = device_rename(device=device, name=serializer.validated_data.get("name", device.name))
 
     def perform_destroy(self, instance: Device) -> None:
         device_revoke(device=instance)
@@ -55,6 +58,7 @@ class MeView(viewsets.ViewSet):
     """Who the request is authenticated as."""
 
     tenancy: ClassVar[Tenancy] = "self"
+    device_access: ClassVar[DeviceAccess] = frozenset({"list"})  # a device may ask whose it is
 
     def list(self, request: Request) -> Response:
         user = request_user(request)

@@ -29,7 +29,13 @@ class DeviceTokenAuthentication(authentication.BaseAuthentication):
         device = Device._default_manager.select_related("owner").filter(token_prefix=prefix).first()
         # Compare even when no device matched, so timing does not reveal prefixes.
         stored_hash = device.token_hash if device is not None else "0" * 64
-        if not token_matches(token, stored_hash) or device is None or not device.owner.is_active:
+        # A revoked device, or a disabled owner, authenticates nothing.
+        if (
+            not token_matches(token, stored_hash)
+            or device is None
+            or not device.is_active
+            or not device.owner.is_active
+        ):
             raise exceptions.AuthenticationFailed("Invalid token.")
         device_mark_seen(device=device)
         return device.owner, device

@@ -12,24 +12,24 @@ class CoreConfig(AppConfig):
 
     def ready(self) -> None:
         from celery.signals import task_prerun, worker_ready, worker_shutdown
+        from django.db.backends.signals import connection_created
 
+        from apps.core.data_files import data_folders_prepare, on_connection_created
         from apps.core.redaction import install_record_factory
+        from apps.core.socket_access import connect_access_signals
 
         install_record_factory()
+        # Open WebSockets hear when their session ends or their account changes.
+        connect_access_signals()
         # The outbox (apps/core/outbox.py): a started task's message is delivered; workers relay the rest.
         task_prerun.connect(_outbox_started, weak=False, dispatch_uid="metnos.outbox_started")
         worker_ready.connect(_outbox_relay_start, weak=False, dispatch_uid="metnos.outbox_relay")
         worker_shutdown.connect(_outbox_relay_stop, weak=False, dispatch_uid="metnos.outbox_relay_stop")
         # The data directory holds the embedded database, users' files,
-        # downloads and browser data; create its folders on first start.
-        for folder in (
-            settings.DATA_DIR,
-            settings.FILES_ROOT,
-            settings.DOWNLOADS_ROOT,
-            settings.BROWSER_DATA_ROOT,
-            settings.STATIC_ROOT,
-        ):
-            folder.mkdir(parents=True, exist_ok=True)
+        # downloads and browser data: created private on first start, and the
+        # SQLite files kept private on every connection.
+        data_folders_prepare()
+        connection_created.connect(on_connection_created, dispatch_uid="metnos.data_files.private")
 
 
 def _outbox_started(task: Any = None, **_: Any) -> None:

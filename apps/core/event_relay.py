@@ -18,7 +18,7 @@ import contextlib
 import logging
 from typing import Any, Protocol
 
-from apps.core.events import CHANNELS_MESSAGE_TYPE
+from apps.core.events import ACCESS_MESSAGE_TYPE, CHANNELS_MESSAGE_TYPE
 
 logger = logging.getLogger(__name__)
 
@@ -40,9 +40,12 @@ class LayerUnavailable(Exception):
 
 
 class EventSink(Protocol):
-    """An open socket that accepts an event as JSON text."""
+    """An open socket that accepts an event as JSON text, and hears when its access changed."""
 
     async def send_event_text(self, text: str) -> None: ...
+
+    def access_changed(self, ended_session: str) -> None:
+        """Called in the order of the events around it; must not wait (see ``events.user_access_message``)."""
 
 
 class EventRelay:
@@ -126,6 +129,9 @@ class EventRelay:
 
     async def _deliver(self, message: dict[str, Any]) -> None:
         group, text = message.get("group"), message.get("text")
+        if message.get("type") == ACCESS_MESSAGE_TYPE and isinstance(group, str):
+            self._announce_access_change(group, message.get("ended_session"))
+            return
         if message.get("type") != CHANNELS_MESSAGE_TYPE or not isinstance(group, str) or not isinstance(text, str):
             logger.warning("live events: ignored a message of type %r", message.get("type"))
             return
@@ -137,6 +143,15 @@ class EventRelay:
                 logger.exception("live events: writing to a socket failed")
             if written % SOCKETS_PER_TURN == 0:
                 await asyncio.sleep(0)
+
+    def _announce_access_change(self, group: str, ended_session: Any) -> None:
+        # Synchronous on purpose: every socket of the group has heard it before
+        # the relay reads the next message, so no event slips out after it.
+        for sink in tuple(self._sinks.get(group, ())):
+            try:
+                sink.access_changed(ended_session if isinstance(ended_session, str) else "")
+            except Exception:  # one broken socket must not keep the others open
+                logger.exception("live events: telling a socket its access changed failed")
 
 
 _relays: dict[tuple[asyncio.AbstractEventLoop, Any], EventRelay] = {}

@@ -16,6 +16,9 @@ from channels.layers import get_channel_layer
 
 # The type of the channel-layer message that carries one user event.
 CHANNELS_MESSAGE_TYPE = "user.event"
+# The type of the message that tells a user's sockets their access changed
+# (a session ended, the password changed, the account was disabled).
+ACCESS_MESSAGE_TYPE = "user.access"
 
 
 class DeviceEvent(TypedDict):
@@ -127,13 +130,32 @@ def user_event_message(group: str, event: UserEvent) -> dict[str, str]:
     return {"type": CHANNELS_MESSAGE_TYPE, "group": group, "text": json.dumps(event, separators=(",", ":"))}
 
 
+def user_access_message(group: str, *, ended_session: str = "") -> dict[str, str]:
+    """The channel-layer message that makes ``group``'s sockets check their access.
+
+    ``ended_session`` is the digest of a session that just ended (its sockets
+    close without reading anything); empty, every socket of the group reads
+    its session and account again before it delivers another event.
+    """
+    return {"type": ACCESS_MESSAGE_TYPE, "group": group, "ended_session": ended_session}
+
+
 def publish_to_user(user_id: int, event: UserEvent) -> None:
     """Send ``event`` to every open browser of ``user_id`` (and nobody else)."""
+    group = user_group_name(user_id)
+    _send_to_group(group, user_event_message(group, event))
+
+
+def publish_access_change(user_id: int, *, ended_session: str = "") -> None:
+    """Tell every open socket of ``user_id`` that its access changed (see :func:`user_access_message`)."""
+    group = user_group_name(user_id)
+    _send_to_group(group, user_access_message(group, ended_session=ended_session))
+
+
+def _send_to_group(group: str, message: dict[str, str]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    group = user_group_name(user_id)
-    message = user_event_message(group, event)
     loop = _target_loop()
     try:
         running = asyncio.get_running_loop()

@@ -6,13 +6,14 @@ Downloads are created by executors through
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.http import FileResponse
 from rest_framework import exceptions, mixins, serializers, status
 from rest_framework.decorators import action
 from rest_framework.request import Request
 
+from apps.accounts.device_scope import NO_DEVICE_ACCESS, DeviceAccess
 from apps.core.api import OwnedModelViewSet
 from apps.documents.downloads import DownloadFileMissing, download_delete, download_open
 from apps.documents.models import StoredDownload
@@ -39,6 +40,8 @@ class DownloadViewSet(
     OwnedModelViewSet[StoredDownload],
 ):
     """List, read and delete the owner's downloads; ``content/`` returns the file as an attachment."""
+
+    device_access: ClassVar[DeviceAccess] = NO_DEVICE_ACCESS
 
     serializer_class = DownloadSerializer
     list_selector = staticmethod(download_list)

@@ -9,13 +9,14 @@ not apply in the job's state is a typed 409, never a 500.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 from rest_framework import mixins, serializers, status
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.accounts.device_scope import NO_DEVICE_ACCESS, DeviceAccess
 from apps.accounts.models import request_user
 from apps.core.api import OwnedModelViewSet, error_body
 from apps.lre.models import LreBatch, LreJob
@@ -50,6 +51,7 @@ def _refused(refused: DecisionRefused) -> Response:
 
 
 class LreJobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, OwnedModelViewSet[LreJob]):
+    device_access: ClassVar[DeviceAccess] = NO_DEVICE_ACCESS
     serializer_class = JobSerializer
     list_selector = staticmethod(job_list)
 

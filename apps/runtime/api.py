@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import cast
+from typing import ClassVar, cast
 
 from rest_framework import serializers
 
+from apps.accounts.device_scope import NO_DEVICE_ACCESS, DeviceAccess
 from apps.accounts.models import request_user
 from apps.core.api import OwnedCrudViewSet
 from apps.runtime.models import Conversation
@@ -21,6 +22,7 @@ class ConversationSerializer(serializers.ModelSerializer[Conversation]):
 
 
 class ConversationViewSet(OwnedCrudViewSet[Conversation]):
+    device_access: ClassVar[DeviceAccess] = NO_DEVICE_ACCESS
     serializer_class = ConversationSerializer
     list_selector = staticmethod(conversation_list)
 

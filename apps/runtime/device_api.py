@@ -11,7 +11,7 @@ that does not apply in the step's state is a typed 409.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django.db.models import QuerySet
 from rest_framework import exceptions, mixins, serializers, status
@@ -19,6 +19,7 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.accounts.device_scope import DeviceAccess, request_device
 from apps.accounts.models import Device, User
 from apps.core.api import OwnedModelViewSet, error_body
 from apps.core.tenancy import owned_rows
@@ -39,19 +40,22 @@ def device_step_list(*, owner: User) -> QuerySet[DeviceStep]:
 
 
 class DeviceStepViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, OwnedModelViewSet[DeviceStep]):
+    device_access: ClassVar[DeviceAccess] = frozenset({"list", "retrieve", "claim", "result"})
+
     serializer_class = DeviceStepSerializer
     list_selector = staticmethod(device_step_list)
 
     def get_queryset(self) -> QuerySet[DeviceStep]:
-        device = self.request.auth
-        rows = device_steps_for(device=device) if isinstance(device, Device) else super().get_queryset()
+        device = request_device(self.request)
+        rows = device_steps_for(device=device) if device is not None else super().get_queryset()
         wanted = self.request.query_params.get("status")
         return rows.filter(status=wanted) if wanted else rows
 
     def _device(self) -> Device:
-        if not isinstance(self.request.auth, Device):
+        device = request_device(self.request)
+        if device is None:
             raise exceptions.PermissionDenied("Only the paired device the step was sent to can do this.")
-        return self.request.auth
+        return device
 
     def _answer(self, call: Any) -> Response:
         try:

@@ -87,7 +87,10 @@ def device_step_run(
     )
     backoff = Backoff(cancelled)
     while True:
-        step.refresh_from_db(fields=["status", "result", "expires_at"])
+        try:
+            step.refresh_from_db(fields=["status", "result", "expires_at"])
+        except DeviceStep.DoesNotExist:  # the device was unpaired: its steps went with it
+            return _device_revoked()
         if step.status == DeviceStep.Status.FINISHED:
             return result_from_device(step.result)
         if step.status == DeviceStep.Status.EXPIRED or cancelled.is_set() or timezone.now() >= step.expires_at:
@@ -114,10 +117,21 @@ def _expire(step: DeviceStep) -> StepResult:
             error=StepError("unknown", "device_no_answer", "The device took the step but did not answer in time; "
                             "whether it took effect is unknown."),
         )  # fmt: skip
-    step.refresh_from_db(fields=["status", "result"])  # the answer won the race
+    try:
+        step.refresh_from_db(fields=["status", "result"])  # the answer won the race
+    except DeviceStep.DoesNotExist:
+        return _device_revoked()
     if step.status == DeviceStep.Status.FINISHED:
         return result_from_device(step.result)
     return StepResult(outcome="failed", error=StepError("unknown", "device_no_answer", "The device did not answer."))
+
+
+def _device_revoked() -> StepResult:
+    return StepResult(
+        outcome="failed",
+        error=StepError("unknown", "device_revoked", "The device was unpaired while the step was sent to it; "
+                        "whether it ran there is unknown."),
+    )  # fmt: skip
 
 
 def _invalid(reason: str) -> StepResult:

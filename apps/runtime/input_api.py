@@ -8,11 +8,14 @@ that is closed, expired or of another conversation is a typed 409.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rest_framework import mixins, serializers, status
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.accounts.device_scope import NO_DEVICE_ACCESS, DeviceAccess
 from apps.accounts.models import request_user
 from apps.core.api import OwnedModelViewSet, error_body
 from apps.runtime.models import InputRequest
@@ -41,6 +44,7 @@ def _refused(refused: InputRefused) -> Response:
 
 
 class InputRequestViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, OwnedModelViewSet[InputRequest]):
+    device_access: ClassVar[DeviceAccess] = NO_DEVICE_ACCESS  # the person answers in the portal
     serializer_class = InputRequestSerializer
     list_selector = staticmethod(input_request_list)
 

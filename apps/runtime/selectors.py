@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import Prefetch, QuerySet
 
-from apps.accounts.models import User
+from apps.accounts.models import Device, User
 from apps.core.tenancy import get_owned_or_404, owned_rows
 from apps.runtime.models import ConsentRequest, Conversation, InputRequest, StepRecord, TraceEvent, Turn
 
@@ -22,6 +22,11 @@ def conversation_list(*, owner: User | AnonymousUser) -> QuerySet[Conversation]:
 
 def conversation_get_for_owner(*, owner: User, conversation_id: Any) -> Conversation:
     return get_owned_or_404(conversation_list(owner=owner), pk=conversation_id)
+
+
+def conversation_get_for_device(*, device: Device, conversation_id: Any) -> Conversation:
+    """One of ``device``'s own conversations; the owner's others answer the same 404 as a missing one."""
+    return get_owned_or_404(conversation_list(owner=device.owner).filter(device=device), pk=conversation_id)
 
 
 def turn_list(*, owner: User | AnonymousUser, conversation: Conversation | None = None) -> QuerySet[Turn]:
@@ -62,6 +67,15 @@ def _with_details(turns: QuerySet[Turn], *, owner: User | AnonymousUser) -> Quer
 def turn_list_with_details(*, owner: User | AnonymousUser) -> QuerySet[Turn]:
     """The owner's turns as the REST API lists and shows them (read each with :func:`turn_details`)."""
     return _with_details(turn_list(owner=owner), owner=owner)
+
+
+def turn_list_for_device_with_details(*, device: Device) -> QuerySet[Turn]:
+    """The turns of ``device``'s own conversations, as :func:`turn_list_with_details` shows them.
+
+    A device token follows what it asked for, never the owner's other conversations.
+    """
+    owner = device.owner
+    return _with_details(turn_list(owner=owner).filter(conversation__device=device), owner=owner)
 
 
 def conversation_turns_with_details(*, owner: User, conversation: Conversation) -> QuerySet[Turn]:

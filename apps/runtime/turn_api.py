@@ -12,17 +12,20 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.viewsets import ViewSet
 
-from apps.accounts.models import Device, User, request_user
+from apps.accounts.device_scope import NO_DEVICE_ACCESS, DeviceAccess, request_device
+from apps.accounts.models import User, request_user
 from apps.core.api import OwnedModelViewSet, Tenancy
 from apps.documents.files import DocumentsError, resolve_owner_path
 from apps.runtime.catalog import current_catalog
 from apps.runtime.consent import ConsentRefused, consent_decide, consent_is_expired
 from apps.runtime.models import ConsentRequest, StepRecord, TraceEvent, Turn
 from apps.runtime.selectors import (
+    conversation_get_for_device,
     conversation_get_for_owner,
     trace_for_turn,
     turn_details,
     turn_list,
+    turn_list_for_device_with_details,
     turn_list_with_details,
 )
 from apps.runtime.turns import TurnRejected, turn_enqueue, turn_submit
@@ -74,10 +77,16 @@ class TraceSerializer(serializers.ModelSerializer[TraceEvent]):
 class TurnViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, OwnedModelViewSet[Turn]):
     """Submit a request (202: it runs in a worker), follow it, read its trace."""
 
+    # A device submits requests and follows the turns of its own conversations.
+    device_access: ClassVar[DeviceAccess] = frozenset({"create", "list", "retrieve"})
+
     serializer_class = TurnSerializer
     list_selector = staticmethod(turn_list_with_details)
 
     def get_queryset(self) -> Any:
+        device = request_device(self.request)
+        if device is not None:
+            return turn_list_for_device_with_details(device=device)
         if self.action == "trace":
             return turn_list(owner=self.request.user)  # the trace needs the turn, not its details
         return super().get_queryset()
@@ -86,20 +95,22 @@ class TurnViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, OwnedModelVi
         payload = TurnCreateSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         owner = request_user(request)
+        device = request_device(request)
         conversation = None
         if "conversation" in payload.validated_data:
-            conversation = conversation_get_for_owner(
-                owner=owner, conversation_id=payload.validated_data["conversation"]
+            conversation_id = payload.validated_data["conversation"]
+            conversation = (
+                conversation_get_for_owner(owner=owner, conversation_id=conversation_id)
+                if device is None
+                else conversation_get_for_device(device=device, conversation_id=conversation_id)
             )
         try:
-            device = request.auth if isinstance(request.auth, Device) else None
             turn = turn_submit(
                 owner=owner, text=payload.validated_data["text"], conversation=conversation, device=device
             )
         except TurnRejected as rejected:
             raise serializers.ValidationError({"text": [str(rejected)]}) from None
-        turn = turn_list_with_details(owner=owner).get(pk=turn.pk)
-        return Response(TurnSerializer(turn).data, status=status.HTTP_202_ACCEPTED)
+        return Response(TurnSerializer(self.get_queryset().get(pk=turn.pk)).data, status=status.HTTP_202_ACCEPTED)
 
     @action(detail=True, methods=["get"])
     def trace(self, request: Request, pk: str | None = None) -> Response:
@@ -116,6 +127,8 @@ class ConsentDecisionSerializer(serializers.Serializer[Any]):
 
 class ConsentViewSet(OwnedModelViewSet[ConsentRequest]):
     """Answer a confirmation; only its owner, for its conversation and plan, can."""
+
+    device_access: ClassVar[DeviceAccess] = NO_DEVICE_ACCESS  # the person decides in the portal
 
     @staticmethod
     def list_selector(*, owner: User) -> Any:
@@ -153,6 +166,7 @@ class FileContentView(ViewSet):
     """Download a file from the signed-in user's own files (results of turns)."""
 
     tenancy: ClassVar[Tenancy] = "self"
+    device_access: ClassVar[DeviceAccess] = NO_DEVICE_ACCESS
 
     def list(self, request: Request) -> FileResponse:
         relative = request.query_params.get("path", "")

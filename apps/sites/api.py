@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rest_framework import mixins, serializers
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.accounts.device_scope import NO_DEVICE_ACCESS, DeviceAccess
 from apps.accounts.models import request_user
 from apps.core.api import OwnedModelViewSet
 from apps.sites.browser.slots import queue_place
@@ -33,6 +34,8 @@ class WebSessionSerializer(serializers.ModelSerializer[BrowserSessionLease]):
 class WebSessionViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, OwnedModelViewSet[BrowserSessionLease]):
     """The owner's browser sessions with their place in the queue; ``close/`` ends them all."""
 
+    device_access: ClassVar[DeviceAccess] = NO_DEVICE_ACCESS
+
     serializer_class = WebSessionSerializer
     list_selector = staticmethod(web_session_list)
 
@@ -51,6 +54,8 @@ class BrowserJobSerializer(serializers.ModelSerializer[BrowserJob]):
 
 class BrowserJobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, OwnedModelViewSet[BrowserJob]):
     """The owner's browser jobs: waiting, running or finished, with their typed outcome."""
+
+    device_access: ClassVar[DeviceAccess] = NO_DEVICE_ACCESS
 
     serializer_class = BrowserJobSerializer
     list_selector = staticmethod(browser_job_list)

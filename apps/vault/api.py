@@ -8,12 +8,13 @@ or unreadable vault.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rest_framework import exceptions, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from apps.accounts.device_scope import NO_DEVICE_ACCESS, DeviceAccess
 from apps.accounts.models import request_user
 from apps.core.api import OwnedCrudViewSet
 from apps.vault.errors import CredentialInvalid, VaultError, VaultKeyMismatch, VaultUnreadable
@@ -66,6 +67,8 @@ def _api_error(error: VaultError) -> exceptions.APIException:
 
 class CredentialViewSet(OwnedCrudViewSet[Credential]):
     """The owner's credentials: add (secret write-only), list, read, rename (``label``) and delete."""
+
+    device_access: ClassVar[DeviceAccess] = NO_DEVICE_ACCESS  # credentials never reach a device
 
     serializer_class = CredentialSerializer
     list_selector = staticmethod(credential_list)

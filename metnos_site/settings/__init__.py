@@ -221,6 +221,10 @@ AXES_ENABLED = env_bool("METNOS_SIGNIN_THROTTLING", True)
 AXES_FAILURE_LIMIT = env_int("METNOS_SIGNIN_FAILURE_LIMIT", 5, minimum=1)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("METNOS_SIGNIN_COOLOFF_MINUTES", 15, minimum=1))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# Failures from one address over all usernames before that address is locked
+# for every username (a password spray); apps/accounts/signin_throttle.py.
+METNOS_SIGNIN_ADDRESS_FAILURE_LIMIT = env_int("METNOS_SIGNIN_ADDRESS_FAILURE_LIMIT", 10, minimum=1)
+AXES_HANDLER = "apps.accounts.signin_throttle.SigninThrottle"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_VERBOSE = False
@@ -257,8 +261,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     # Deny by default: every endpoint needs an authenticated user unless it
-    # says otherwise explicitly.
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # says otherwise explicitly, and a device token only what the view declares
+    # in `device_access` (apps/accounts/device_scope.py).
+    "DEFAULT_PERMISSION_CLASSES": [
+        "rest_framework.permissions.IsAuthenticated",
+        "apps.accounts.device_scope.DeviceTokenScope",
+    ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",

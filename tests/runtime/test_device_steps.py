@@ -170,3 +170,19 @@ def test_a_request_from_a_device_makes_it_the_conversations_device(owner: User) 
     assert answer.status_code == 202
     turn = Turn.objects.get(pk=answer.json()["id"])
     assert turn.conversation.device_id == device.pk
+
+
+def test_unpairing_the_device_ends_the_step_sent_to_it(owner: User) -> None:
+    from apps.accounts.services import device_revoke
+
+    device, phone = _device_client(owner)
+    conversation = Conversation.objects.create(owner=owner, device=device)
+    turn = turn_submit(owner=owner, text="photos", plan=PLAN, conversation=conversation, enqueue=False)
+    thread, done = _conduct_in_background(turn, build_catalog({"list_photos": PhotosOnDevice()}))
+    assert wait_until(lambda: DeviceStep.objects.filter(turn=turn).exists())
+    device_revoke(device=device)
+    thread.join(timeout=20)
+    record = StepRecord.objects.get(turn=turn)
+    assert (record.outcome, record.error_class, record.error_code) == ("failed", "unknown", "device_revoked")
+    assert done["turn"].status == Turn.Status.FAILED
+    assert phone.get("/api/v1/device-steps/").status_code == 401

@@ -18,7 +18,7 @@ from channels.layers import get_channel_layer
 from django.db import connection
 from django.test import Client
 
-from apps.core.events import register_serving_loop, user_group_name
+from apps.core.events import CHANNELS_MESSAGE_TYPE, register_serving_loop, user_group_name
 from apps.runtime.catalog import current_catalog
 from apps.runtime.models import Turn
 from apps.runtime.tasks import run_turn
@@ -61,7 +61,8 @@ class LiveEvents:
         try:
             while True:
                 message = await layer.receive(channel)
-                self.events.append(json.loads(message["text"]))
+                if message.get("type") == CHANNELS_MESSAGE_TYPE:  # not the sockets' access notices
+                    self.events.append(json.loads(message["text"]))
         finally:
             await layer.group_discard(self._group, channel)
 
