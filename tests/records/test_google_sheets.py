@@ -108,9 +108,16 @@ def test_receipt_counts_protected_cells_and_says_the_apostrophe_is_visible() -> 
     assert receipt.path == f"https://docs.google.com/spreadsheets/d/{SPREADSHEET_ID}"
     assert receipt.message() == (
         f"Wrote 2 rows to the Google Sheet https://docs.google.com/spreadsheets/d/{SPREADSHEET_ID} "
-        "(Fatture!A1:G3). 3 cells starting with =, +, - or @ were protected with a leading apostrophe, "
+        "(Fatture!A1:G3). 3 cells starting with =, +, -, @, | or % were protected with a leading apostrophe, "
         "which stays visible in the sheet."
     )
+
+
+def test_pipe_and_percent_at_the_start_are_protected_and_counted() -> None:
+    http = HttpMockSequence([ok(2)])
+    receipt = append(http, [{"a": "|cmd", "b": "%cmd", "c": "a|b", "d": "50%"}], write_header=False)
+    assert json.loads(http.request_sequence[0][2])["values"] == [["'|cmd", "'%cmd", "a|b", "50%"]]
+    assert receipt.protected_cells == 2
 
 
 def test_without_header_only_the_rows_are_sent() -> None:

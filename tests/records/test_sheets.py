@@ -23,7 +23,13 @@ from openpyxl.chart import BarChart, Reference
 from apps.records.rows import CellValue, Row
 from apps.records.sheets.cells import CELL_TEXT_LIMIT
 from apps.records.sheets.csv import CSV_ENCODING, write_csv
-from apps.records.sheets.formula_safety import FORMULA_TRIGGERS, PROTECTIVE_PREFIX, is_active_text, protect_text
+from apps.records.sheets.formula_safety import (
+    FORMULA_TRIGGERS,
+    PROTECTIVE_PREFIX,
+    is_active_text,
+    protect_text,
+    restore_csv_text,
+)
 from apps.records.sheets.receipts import SHEET_WRITE_ERROR_CODES, SheetReceipt, SheetWriteError
 from apps.records.sheets.xlsx import write_xlsx
 
@@ -130,7 +136,7 @@ def test_trigger_list_holds_every_character_that_normalises_to_a_trigger() -> No
         if 0xD800 <= code_point <= 0xDFFF:
             continue
         char = chr(code_point)
-        if unicodedata.normalize("NFKC", char)[:1] in {"=", "+", "-", "@"}:
+        if unicodedata.normalize("NFKC", char)[:1] in {"=", "+", "-", "@", "|", "%"}:
             expected.add(char)
     assert expected == set(FORMULA_TRIGGERS)
 
@@ -148,7 +154,7 @@ def looks_evaluated(cell: str) -> bool:
     stripped = cell
     while stripped and (stripped[0].isspace() or unicodedata.category(stripped[0])[0] in "CZ"):
         stripped = stripped[1:]
-    if not stripped or unicodedata.normalize("NFKC", stripped[0])[:1] not in {"=", "+", "-", "@"}:
+    if not stripped or unicodedata.normalize("NFKC", stripped[0])[:1] not in {"=", "+", "-", "@", "|", "%"}:
         return False
     # Plain negative numbers stay as they are (a lone "-" too).
     return re.fullmatch(r"-[0-9.,]*", stripped) is None
@@ -265,7 +271,7 @@ def test_xlsx_receipt_counts_protected_cells_exactly_and_says_so(folder: Path) -
     assert receipt.format == "xlsx"
     message = receipt.message()
     assert message.startswith("Wrote 2 rows to invoices.xlsx.")
-    assert "3 cells starting with =, +, - or @ were stored as plain text, never as a formula." in message
+    assert "3 cells starting with =, +, -, @, | or % were stored as plain text, never as a formula." in message
     assert str(folder) not in message
 
 
@@ -624,8 +630,8 @@ def test_csv_protects_active_text_with_a_visible_apostrophe_and_says_so(folder: 
     assert lines[1][8] == "mario@example.org"
     assert lines[2][8] == "'@fornitore"
     assert receipt.protected_cells == 3
-    assert "3 cells starting with =, +, - or @ were protected with a leading apostrophe" in receipt.message()
-    assert "may be visible" in receipt.message()
+    assert "3 cells held =, +, -, @, | or % where a spreadsheet could start a cell" in receipt.message()
+    assert "an apostrophe was put before each, which is part of the value and may be visible" in receipt.message()
 
 
 def test_csv_writes_numbers_without_exponent_and_dates_as_iso(folder: Path) -> None:
@@ -659,18 +665,20 @@ def test_csv_writes_numbers_without_exponent_and_dates_as_iso(folder: Path) -> N
     ]
 
 
-def test_csv_is_utf8_with_bom_and_minimal_quoting(folder: Path) -> None:
+def test_csv_is_utf8_with_bom_and_every_field_quoted(folder: Path) -> None:
     path = folder / "quoting.csv"
-    write_csv([{"città": "Forlì, FC", "nota": 'due "righe"\nqui', "semplice": "ok"}], path)
+    write_csv([{"città": "Forlì, FC", "nota": 'due "righe"\nqui', "semplice": "ok", "vuota": None}], path)
     raw = path.read_bytes()
     assert raw.startswith(b"\xef\xbb\xbf")
-    assert raw.decode("utf-8-sig") == 'città,nota,semplice\r\n"Forlì, FC","due ""righe""\nqui",ok\r\n'
+    assert raw.decode("utf-8-sig") == (
+        '"città","nota","semplice","vuota"\r\n"Forlì, FC","due ""righe""\nqui","ok",""\r\n'
+    )
 
 
 def test_csv_semicolon_delimiter_for_italian_spreadsheets(folder: Path) -> None:
     path = folder / "semicolon.csv"
     write_csv([{"a": "1,5", "b": "=x"}], path, delimiter=";")
-    assert path.read_bytes().decode("utf-8-sig") == "a;b\r\n1,5;'=x\r\n"
+    assert path.read_bytes().decode("utf-8-sig") == '"a";"b"\r\n"1,5";"\'=x"\r\n'
 
 
 def test_csv_lone_surrogates_become_replacement_characters_and_are_counted(folder: Path) -> None:
@@ -691,17 +699,17 @@ def test_csv_with_no_rows_writes_the_header_only(folder: Path) -> None:
     path = folder / "empty.csv"
     receipt = write_csv([], path, ["Numero", "Importo"])
     assert read_csv(path) == [["Numero", "Importo"]]
-    assert receipt.message() == "Wrote 0 rows to empty.csv."
+    assert receipt.message() == "Wrote 0 rows to empty.csv. Every field is in double quotes, separated by commas."
 
 
 def test_receipt_message_for_a_single_row_and_cell_is_singular() -> None:
     receipt = SheetReceipt(
-        path="/srv/owner/a.csv", format="csv", rows_written=1, protected_cells=1, columns=("a",), cleaned_cells=1
+        path="/srv/owner/a.xlsx", format="xlsx", rows_written=1, protected_cells=1, columns=("a",), cleaned_cells=1
     )
     assert receipt.message() == (
-        "Wrote 1 row to a.csv. 1 cell starting with =, +, - or @ was protected with a leading apostrophe, "
-        "which is part of the value and may be visible. 1 cell held characters a spreadsheet cannot store "
-        "(control characters or damaged text); they were removed or replaced with \ufffd."
+        "Wrote 1 row to a.xlsx. 1 cell starting with =, +, -, @, | or % was stored as plain text, never as a "
+        "formula. 1 cell held characters a spreadsheet cannot store (control characters or damaged text); they "
+        "were removed or replaced with \ufffd."
     )
 
 
@@ -754,7 +762,7 @@ def without_surrogates(text: str) -> str:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=ROWS)
-def test_property_csv_read_back_has_no_evaluated_cell_and_keeps_inert_text(folder: Path, rows: list[Row]) -> None:
+def test_property_csv_read_back_has_no_evaluated_cell_and_reverses_exactly(folder: Path, rows: list[Row]) -> None:
     path = folder / "property.csv"
     receipt = write_csv(rows, path)
     lines = read_csv(path)
@@ -774,11 +782,10 @@ def test_property_csv_read_back_has_no_evaluated_cell_and_keeps_inert_text(folde
             if not isinstance(value, str):
                 continue
             written = without_surrogates(value)
+            assert restore_csv_text(cell) == written
             if is_active_text(written):
-                protected += 1
-                assert cell == PROTECTIVE_PREFIX + written
-            else:
-                assert cell.encode("utf-8") == written.encode("utf-8")
+                assert cell != written
+            protected += cell != written
     assert receipt.protected_cells == protected
 
 

@@ -1,8 +1,16 @@
 """The CSV writer: :func:`write_csv`, text that a spreadsheet would evaluate made inert.
 
-Active text (:func:`~apps.records.sheets.formula_safety.is_active_text`),
-headings included, gets a protective leading apostrophe. In a CSV file the
-apostrophe is part of the value and may be visible; the receipt says so.
+Every field is written in double quotes, and text gets an apostrophe before
+each formula trigger where a reader could start a cell — at the start of the
+text, and after every comma, semicolon, tab, ``|`` or line break inside it
+(:func:`~apps.records.sheets.formula_safety.protect_csv_text`) — so that the
+file stays inert whichever of those separators a spreadsheet splits it on:
+Excel in Italian, German or French splits on semicolons whatever the file
+was written with. The apostrophe is part of the value and may be visible;
+:func:`~apps.records.sheets.formula_safety.restore_csv_text` takes it away
+exactly, and the receipt says how the file was written. No ``sep=`` line is
+written: Excel honours it but then ignores the byte order mark (accented
+text comes out garbled), and other programs read it as a row of data.
 
 Like the XLSX writer (:mod:`apps.records.sheets.xlsx`), it takes the sheet's
 columns from :func:`apps.records.headings.resolve_columns` and follows the
@@ -23,7 +31,7 @@ import csv
 import os
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Final, Literal
+from typing import Final
 
 from apps.records.rows import Row
 from apps.records.sheets.cells import (
@@ -34,14 +42,11 @@ from apps.records.sheets.cells import (
     storable_text,
 )
 from apps.records.sheets.files import atomic_replace, checked_target
-from apps.records.sheets.formula_safety import is_active_text, protect_text
-from apps.records.sheets.receipts import (
-    SheetReceipt,
-)
+from apps.records.sheets.formula_safety import protect_csv_text
+from apps.records.sheets.receipts import CsvDelimiter, SheetReceipt
 
 # UTF-8 with a byte order mark: Excel reads accented text correctly only then.
 CSV_ENCODING: Final = "utf-8-sig"
-CsvDelimiter = Literal[",", ";", "\t"]
 
 
 def _plain_number(value: Decimal) -> str:
@@ -55,10 +60,10 @@ def _csv_cell(value: object, tally: CellTally, row_number: int, heading: str) ->
         return ""
     if isinstance(value, str):
         value = storable_text(value, "csv", tally, row_number, heading)
-        if is_active_text(value):
+        protected = protect_csv_text(value)
+        if protected != value:
             tally.protected += 1
-            return protect_text(value)
-        return value
+        return protected
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, int):
@@ -81,17 +86,21 @@ def write_csv(
     notices: Sequence[str] = (),
     delimiter: CsvDelimiter = ",",
 ) -> SheetReceipt:
-    """Write ``rows`` to a CSV file at ``path``; active text gets a leading apostrophe.
+    """Write ``rows`` to a CSV file at ``path``; no reading of it evaluates a value.
 
     UTF-8 with a byte order mark (Excel reads accented text correctly only
-    then), ``csv.QUOTE_MINIMAL``, CRLF line ends, a header row of headings.
-    Active text (headings included) is written as ``protect_text(value)``: the
-    apostrophe is part of the value and may be visible, and the receipt says
-    so. Numbers are written without exponent (Decimal keeps its digits, a
-    float its shortest exact form), dates and datetimes as ISO 8601 (aware
-    datetimes with their offset), booleans as ``TRUE``/``FALSE``, ``None``
-    as an empty field. ``delimiter=";"`` suits spreadsheets set to Italian,
-    whose list separator is the semicolon.
+    then), every field in double quotes (``csv.QUOTE_ALL``), CRLF line ends,
+    a header row of headings. Text (headings included) is written as
+    ``protect_csv_text(value)``: an apostrophe before each formula trigger at
+    its start or after a comma, semicolon, tab, ``|`` or line break inside
+    it, so that no cell is active whichever of those separators the file is
+    read with. The apostrophe is part of the value and may be visible;
+    ``restore_csv_text`` removes it exactly; the receipt counts the cells and
+    says how the file was written. Numbers are written without exponent
+    (Decimal keeps its digits, a float its shortest exact form), dates and
+    datetimes as ISO 8601 (aware datetimes with their offset), booleans as
+    ``TRUE``/``FALSE``, ``None`` as an empty field. ``delimiter=";"`` suits
+    spreadsheets set to Italian, whose list separator is the semicolon.
 
     Raises :class:`SheetWriteError` before writing anything; the file is
     replaced atomically.
@@ -111,7 +120,7 @@ def write_csv(
             ]
         )
     with atomic_replace(target) as temporary, open(temporary, "w", encoding=CSV_ENCODING, newline="") as handle:
-        csv.writer(handle, delimiter=delimiter, quoting=csv.QUOTE_MINIMAL).writerows(lines)
+        csv.writer(handle, delimiter=delimiter, quoting=csv.QUOTE_ALL).writerows(lines)
     return SheetReceipt(
         path=str(target),
         format="csv",
@@ -120,4 +129,5 @@ def write_csv(
         columns=tuple(labels),
         notices=merge_notices(plan.notices, notices),
         cleaned_cells=tally.cleaned,
+        delimiter=delimiter,
     )

@@ -8,8 +8,9 @@ Contract shared by every writer (XLSX, CSV, Google Sheets):
   response bodies.
 * A successful write returns a :class:`SheetReceipt` whose
   :meth:`~SheetReceipt.message` is ready for the chat: it names the file (its
-  name only, never its folder), counts rows, protected and cleaned cells, and
-  carries the notices.
+  name only, never its folder), says how a CSV file was written (every field
+  in double quotes, and the separator), counts rows, protected and cleaned
+  cells, and carries the notices.
 
 :func:`count_noun` and :func:`was_or_were` are the wording every sheet notice
 uses for counts.
@@ -17,11 +18,16 @@ uses for counts.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal, get_args
 
 SheetFormat = Literal["xlsx", "csv", "google_sheets"]
+CsvDelimiter = Literal[",", ";", "\t"]
+_DELIMITER_WORDS: Final[Mapping[CsvDelimiter, str]] = {",": "commas", ";": "semicolons", "\t": "tabs"}
+# The characters that make text active (formula_safety.FORMULA_TRIGGERS, by their ASCII forms).
+_TRIGGER_WORDS: Final = "=, +, -, @, | or %"
 SheetWriteErrorCode = Literal[
     "cell_too_long",  # a text cell over the format's limit
     "unsupported_value",  # a value of a type the sheet cannot hold, or a NaN/infinite number
@@ -72,12 +78,16 @@ def was_or_were(number: int) -> str:
 class SheetReceipt:
     """What a sheet write did, for the chat and for the caller.
 
-    ``protected_cells`` counts the active-text cells (headings included) that
-    were protected: stored as text in XLSX, prefixed with an apostrophe in CSV
-    and Google Sheets. ``cleaned_cells`` counts cells whose text lost or
-    changed characters the format cannot hold. ``notices`` carries the column
-    plan's notices, the caller's (unreadable dates, merges) and the writer's.
-    ``location`` says where inside the file the rows went, when it matters.
+    ``protected_cells`` counts the cells (headings included) whose text was
+    protected: active text stored as text with Excel's quote-prefix mark in
+    XLSX, prefixed with an apostrophe in Google Sheets; in CSV, text with an
+    apostrophe put before each trigger where any common separator could start
+    a cell (:func:`~apps.records.sheets.formula_safety.protect_csv_text`).
+    ``cleaned_cells`` counts cells whose text lost or changed characters the
+    format cannot hold. ``notices`` carries the column plan's notices, the
+    caller's (unreadable dates, merges) and the writer's. ``location`` says
+    where inside the file the rows went, when it matters. ``delimiter`` is
+    the field separator of a CSV file, whose fields are all in double quotes.
     """
 
     path: str
@@ -88,27 +98,36 @@ class SheetReceipt:
     notices: tuple[str, ...] = ()
     cleaned_cells: int = 0
     location: str = ""
+    delimiter: CsvDelimiter | None = None
 
     def message(self) -> str:
-        """A chat-ready summary: rows written, protections, cleaning, notices."""
+        """A chat-ready summary: rows written, how a CSV was written, protections, cleaning, notices."""
         # For files, the name only: the server's folders are nobody's business.
         where = f"the Google Sheet {self.path}" if self.format == "google_sheets" else Path(self.path).name
         if self.location:
             where += f" ({self.location})"
         sentences = [f"Wrote {count_noun(self.rows_written, 'row')} to {where}."]
+        if self.delimiter is not None:
+            sentences.append(f"Every field is in double quotes, separated by {_DELIMITER_WORDS[self.delimiter]}.")
         if self.protected_cells:
-            were = was_or_were(self.protected_cells)
-            cells = count_noun(self.protected_cells, "cell")
-            if self.format == "xlsx":
-                how = "stored as plain text, never as a formula"
-            elif self.format == "csv":
-                how = "protected with a leading apostrophe, which is part of the value and may be visible"
-            else:
-                how = "protected with a leading apostrophe, which stays visible in the sheet"
-            sentences.append(f"{cells} starting with =, +, - or @ {were} {how}.")
+            sentences.append(self._protection_sentence())
         if self.cleaned_cells:
             sentences.append(
                 f"{count_noun(self.cleaned_cells, 'cell')} held characters a spreadsheet cannot store "
                 "(control characters or damaged text); they were removed or replaced with \ufffd."
             )
         return "\n".join([" ".join(sentences), *self.notices])
+
+    def _protection_sentence(self) -> str:
+        cells = count_noun(self.protected_cells, "cell")
+        if self.format == "csv":
+            return (
+                f"{cells} held {_TRIGGER_WORDS} where a spreadsheet could start a cell (at the start, or after "
+                "a comma, semicolon, tab, | or line break inside the text); an apostrophe was put before each, "
+                "which is part of the value and may be visible."
+            )
+        if self.format == "xlsx":
+            how = "stored as plain text, never as a formula"
+        else:
+            how = "protected with a leading apostrophe, which stays visible in the sheet"
+        return f"{cells} starting with {_TRIGGER_WORDS} {was_or_were(self.protected_cells)} {how}."
