@@ -82,8 +82,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "apps.core.security.ContentSecurityPolicyMiddleware",
-    # A body over DATA_UPLOAD_MAX_MEMORY_SIZE is a 413 before anything reads it.
+    # A body over DATA_UPLOAD_MAX_MEMORY_SIZE is a 413 before anything reads it;
+    # a signed-in user's answers are never stored by a cache (static files are).
     "apps.core.request_body.RequestBodyLimitMiddleware",
+    "apps.core.security.NoStoreForAuthenticatedMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
