@@ -16,6 +16,9 @@ from apps.vault.api import CredentialViewSet
 class MetnosRouter(DefaultRouter):
     # The browsable root view would be an unauthenticated listing of routes.
     include_root_view = False
+    # The API answers JSON only: no `.json` duplicates of the routes (their
+    # custom actions took no `format` argument and answered 500). Such a URL is a 404.
+    include_format_suffixes = False
 
 
 api_router = MetnosRouter()

@@ -15,12 +15,14 @@ import logging
 from collections.abc import Callable
 from typing import Any, ClassVar, Literal, TypeVar
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.db import models
 from django.http import Http404
 from rest_framework import exceptions, mixins, status
 from rest_framework.response import Response
 from rest_framework.viewsets import GenericViewSet
+
+from apps.core.limits import request_too_large_message
 
 logger = logging.getLogger(__name__)
 
@@ -68,6 +70,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     Unexpected exceptions become a typed 500 without their message, which may
     contain user data; the log keeps only the exception type.
     """
+    if isinstance(exc, RequestDataTooBig):
+        # Django read one byte past DATA_UPLOAD_MAX_MEMORY_SIZE: the client's mistake, never a 500.
+        return Response(
+            error_body("request_too_large", request_too_large_message()),
+            status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+        )
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

@@ -2,12 +2,18 @@
 
 Exit codes: 0 completed, 1 failed, 3 partial, 4 needs the user (confirmation
 or input), 2 bad usage.
+
+``metnos plan`` reads its file as the API reads a body (strict JSON: bounded
+nesting and numbers, no NaN, valid Unicode) and validates the plan against
+the catalog before anything is stored: a refused file is one line on stderr,
+exit code 2, and no row.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,8 +22,11 @@ from django.core.management.base import CommandError
 
 from apps.accounts.models import User
 from apps.core.cli import register_subcommand
+from apps.core.json_input import JsonRefused, json_loads_strict
 from apps.runtime.catalog import current_catalog
+from apps.runtime.executor import combination_rules
 from apps.runtime.models import Turn
+from apps.runtime.plans.api import MAX_PLAN_BYTES, PlanInvalid, validate_plan
 
 EXIT_CODES: dict[str, int] = {
     Turn.Status.COMPLETED: 0,
@@ -78,15 +87,45 @@ def _configure_plan(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("plan_file", type=Path)
 
 
-@register_subcommand("plan", help="Validate a plan file, then run it for a user.", configure=_configure_plan)
-def plan(options: argparse.Namespace, write: Callable[[str], Any]) -> int:
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _one_line(text: str) -> str:
+    """A message as one printable line: control characters (a newline in a tool's name) shown escaped."""
+    return _CONTROL.sub(lambda match: repr(match.group())[1:-1], text)
+
+
+def _plan_file(path: Path) -> dict[str, Any]:
+    """The validated plan of ``path`` as JSON, or a :class:`CommandError` (exit 2) saying why not."""
     try:
-        raw = json.loads(options.plan_file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        if path.stat().st_size > MAX_PLAN_BYTES:
+            raise CommandError(f"the plan file is larger than {MAX_PLAN_BYTES} bytes", returncode=2)
+        data = path.read_bytes()
+    except OSError as error:
         raise CommandError(f"cannot read the plan file ({type(error).__name__})", returncode=2) from None
+    try:
+        raw = json_loads_strict(data)
+    except JsonRefused as refused:
+        raise CommandError(f"cannot read the plan file: {refused.message}", returncode=2) from None
     if not isinstance(raw, dict):
         raise CommandError("the plan file must hold a JSON object with a 'steps' list", returncode=2)
-    return _conduct(_user(options.user), f"plan from {options.plan_file.name}", raw, write)
+    try:
+        checked = validate_plan(raw, current_catalog(), combination_rules=combination_rules())
+    except PlanInvalid as invalid:
+        raise CommandError(_one_line(f"the plan is not valid: {invalid}"), returncode=2) from None
+    return checked.as_json()
+
+
+def _label(path: Path) -> str:
+    # A file name the system could not decode carries surrogates: never into a stored request.
+    return path.name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+@register_subcommand("plan", help="Validate a plan file, then run it for a user.", configure=_configure_plan)
+def plan(options: argparse.Namespace, write: Callable[[str], Any]) -> int:
+    owner = _user(options.user)
+    checked = _plan_file(options.plan_file)  # before anything is stored
+    return _conduct(owner, f"plan from {_label(options.plan_file)}", checked, write)
 
 
 @register_subcommand("reconcile", help="End turns whose process died (interrupted, never success).")

@@ -82,6 +82,10 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "apps.core.security.ContentSecurityPolicyMiddleware",
+    # A body over DATA_UPLOAD_MAX_MEMORY_SIZE is a 413 before anything reads it;
+    # a signed-in user's answers are never stored by a cache (static files are).
+    "apps.core.request_body.RequestBodyLimitMiddleware",
+    "apps.core.security.NoStoreForAuthenticatedMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -268,9 +272,13 @@ REST_FRAMEWORK = {
         "apps.accounts.device_scope.DeviceTokenScope",
     ],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.LimitOffsetPagination",
+    # Bounded JSON (depth, numbers, text) and pages (apps/core/limits.py).
+    "DEFAULT_PARSER_CLASSES": ["apps.core.json_input.StrictJSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "apps.core.pagination.BoundedLimitOffsetPagination",
     "PAGE_SIZE": 50,
+    # No OPTIONS self-description (a JSON-only API with no browsable pages):
+    # OPTIONS is a 405, not a 500 on views without a serializer.
+    "DEFAULT_METADATA_CLASS": None,
     "EXCEPTION_HANDLER": "apps.core.api.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }

@@ -9,10 +9,13 @@ twice, and the socket connects again without a 500.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +25,7 @@ from django.test import Client
 from apps.accounts.models import User
 from apps.core.models import OutboxMessage
 from apps.runtime.models import StepRecord, Turn
+from tests.conftest import REPO_ROOT
 from tests.faults.conftest import Stack, wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.services]
@@ -142,3 +146,55 @@ def test_a_redis_restart_mid_turn_still_ends_the_turn_truthfully(
     assert ended.status == Turn.Status.COMPLETED, (ended.status, ended.answer)
     assert StepRecord.objects.filter(turn=ended).count() == 1
     fault_table("Redis restarted mid-step", f"turn {ended.status}, its step run once", time.monotonic() - began)
+
+
+async def _listen(stack: Stack, cookie: str, wanted: Callable[[dict[str, Any]], bool], act: Callable[[], Any]) -> bool:
+    """Open the live-events socket as the portal page does, run ``act``, and wait for an event ``wanted``."""
+    sys.path.insert(0, str(REPO_ROOT / "bench"))
+    from _websocket_client import LeanClient
+
+    heard = asyncio.Event()
+
+    def on_text(payload: bytes, _: float) -> None:
+        if wanted(json.loads(payload)):
+            heard.set()
+
+    host = stack.url.removeprefix("http://")
+    loop = asyncio.get_running_loop()
+    transport, client = await loop.create_connection(
+        lambda: LeanClient(host=host, path="/ws/events/", origin=stack.url, cookie=cookie, on_text=on_text),
+        "127.0.0.1", int(host.rsplit(":", 1)[1]),
+    )  # fmt: skip
+    try:
+        await asyncio.wait_for(client.opened, 20)  # a 500 at the handshake fails here
+        await asyncio.to_thread(act)
+        await asyncio.wait_for(heard.wait(), TURN_SECONDS)
+        return True
+    finally:
+        transport.abort()
+
+
+def test_the_live_events_socket_connects_and_delivers_after_a_redis_restart(
+    owner: User, stack: Stack, fault_table: Any
+) -> None:
+    _files(owner)
+    stack.start_server()
+    stack.start_worker()
+    portal = Portal(stack.url, owner)
+    submitted: list[int] = []
+
+    def submit() -> None:
+        submitted.append(_submit(portal, "find the txt files in the Inbox folder"))
+
+    def finished(event: dict[str, Any]) -> bool:
+        # A fresh socket, and only this test's turns: any end it hears is the one just submitted.
+        return event.get("type") == "turn.finished"
+
+    assert asyncio.run(_listen(stack, portal.cookies, finished, submit))
+    stack.redis.stop()
+    stack.redis.start()
+    began = time.monotonic()
+    # The first socket after the restart used to be answered 500; now it opens, and hears the next turn end.
+    assert asyncio.run(_listen(stack, portal.cookies, finished, submit))
+    fault_table("Redis restarted under the live-events socket", "next socket opened and delivered the turn's end",
+                time.monotonic() - began)  # fmt: skip

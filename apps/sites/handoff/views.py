@@ -9,7 +9,7 @@ never repeats anything: the page reads the status again instead.
 
 from __future__ import annotations
 
-import json
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +19,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.accounts.models import request_user
+from apps.core.json_input import JsonRefused
+from apps.core.request_body import json_body, json_refused_response, reads_json
 from apps.sites.handoff.panels import (
     Command,
     HandoffRefused,
@@ -39,16 +41,10 @@ def _error(status: int, code: str, message: str) -> JsonResponse:
     return JsonResponse({"error": {"code": code, "message": message}}, status=status)
 
 
-def _body(request: HttpRequest) -> dict[str, Any]:
-    try:
-        data = json.loads(request.body or b"{}")
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
 def _integer(value: Any) -> int | None:
     if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
         return None
     number = int(value)
     return number if -MAX_COORDINATE <= number <= MAX_COORDINATE else None
@@ -97,8 +93,13 @@ def handoff_image_view(request: HttpRequest, panel_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@reads_json
 def handoff_command(request: HttpRequest, panel_id: int) -> JsonResponse:
-    command = _command(_body(request))
+    try:
+        data = json_body(request, empty={})
+    except JsonRefused as refused:  # not JSON, or JSON Metnos does not read: a typed 400 (413 when too large)
+        return json_refused_response(refused)
+    command = _command(data if isinstance(data, dict) else {})
     if command is None:
         return _error(400, "invalid_command", "Send a click (x, y), a scroll (dy) or a refresh.")
     owner = request_user(request)
