@@ -121,7 +121,7 @@ def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
         server.stop()
 
 
-def fault_environment(redis: RedisServer, **extra: str) -> dict[str, str]:
+def fault_environment(redis: RedisServer, prefix: str, **extra: str) -> dict[str, str]:
     """The environment of a process of the faulty stack: the pass's database, the test's own Redis."""
     env = dict(os.environ)
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
@@ -129,7 +129,7 @@ def fault_environment(redis: RedisServer, **extra: str) -> dict[str, str]:
         DJANGO_SETTINGS_MODULE="tests.settings",
         DATABASE_URL=_database_url_for_children(),
         REDIS_URL=redis.url,
-        METNOS_CHANNEL_PREFIX=f"metnos-fault-{uuid.uuid4().hex[:8]}",
+        METNOS_CHANNEL_PREFIX=prefix,  # the same for the stack's server and worker: events cross between them
         METNOS_EMBEDDED_WORKER="false",
         # Fast enough for a test: relay every second, send again what is not started after three.
         METNOS_OUTBOX_RELAY_SECONDS="1",
@@ -147,6 +147,7 @@ class Stack:
     folder: Path
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     url: str = ""
+    prefix: str = field(default_factory=lambda: f"metnos-fault-{uuid.uuid4().hex[:8]}")
 
     def start_worker(self, queues: str = "default,browser,batch", *, probe_executors: bool = False) -> None:
         command = [
@@ -180,7 +181,7 @@ class Stack:
     def _spawn(self, name: str, command: list[str], **extra: str) -> subprocess.Popen[bytes]:
         log = open(self.folder / f"{name}.log", "ab")  # noqa: SIM115 - lives with the process
         return subprocess.Popen(
-            command, cwd=REPO_ROOT, env=fault_environment(self.redis, **extra), stdout=log,
+            command, cwd=REPO_ROOT, env=fault_environment(self.redis, self.prefix, **extra), stdout=log,
             stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
 
