@@ -231,7 +231,7 @@ def _check(response: Any, where: str) -> None:
 def _credentials(endpoint: Endpoint, method: str) -> tuple[str, ...]:
     # A device's bodies go where its view lets a device in (``device_access``: the device steps, a
     # turn sent from a device); everywhere else a device is refused before any body is read.
-    device_access = getattr(getattr(endpoint.view, "cls", endpoint.view), "device_access", frozenset())
+    device_access: frozenset[str] = getattr(getattr(endpoint.view, "cls", endpoint.view), "device_access", frozenset())
     device = endpoint.api and method in BODY_METHODS and bool(device_access)
     return ("session", "device") if device else ("session",)
 
