@@ -23,24 +23,22 @@ def _text_in(value: Any) -> Any:
     return storable_text(value)[0] if isinstance(value, str) else value
 
 
-class StorableTextField(models.TextField):  # type: ignore[type-arg]
+class _StorableText:
+    """What the text fields below add to Django's: written and read with NUL and lone surrogates replaced."""
+
+    def get_prep_value(self, value: Any) -> Any:
+        return _text_in(super().get_prep_value(value))  # type: ignore[misc]
+
+    def from_db_value(self, value: Any, expression: Expression, connection: BaseDatabaseWrapper) -> Any:
+        return _text_in(value)
+
+
+class StorableTextField(_StorableText, models.TextField):  # type: ignore[type-arg]
     """A ``TextField`` that stores NUL and lone surrogates replaced."""
 
-    def get_prep_value(self, value: Any) -> Any:
-        return _text_in(super().get_prep_value(value))
 
-    def from_db_value(self, value: Any, expression: Expression, connection: BaseDatabaseWrapper) -> Any:
-        return _text_in(value)
-
-
-class StorableCharField(models.CharField):  # type: ignore[type-arg]
+class StorableCharField(_StorableText, models.CharField):  # type: ignore[type-arg]
     """A ``CharField`` that stores NUL and lone surrogates replaced."""
-
-    def get_prep_value(self, value: Any) -> Any:
-        return _text_in(super().get_prep_value(value))
-
-    def from_db_value(self, value: Any, expression: Expression, connection: BaseDatabaseWrapper) -> Any:
-        return _text_in(value)
 
 
 class StorableJSONField(models.JSONField):

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections.abc import Callable, Mapping
 from typing import Any, NoReturn
 
@@ -38,6 +37,7 @@ from apps.core.limits import (
     request_body_limit,
     request_too_large_message,
 )
+from apps.core.storable import holds_unstorable
 
 
 class JsonRefused(ValueError):
@@ -80,7 +80,6 @@ def _parse_constant(name: str) -> NoReturn:
 
 _DECODER = json.JSONDecoder(parse_int=_parse_int, parse_float=_parse_float, parse_constant=_parse_constant)
 # Text no column keeps as it was given: NUL (refused by PostgreSQL) and surrogates without their pair.
-_BAD_TEXT = re.compile("[\x00\ud800-\udfff]")
 
 _TOO_DEEP = f"The JSON nests deeper than {MAX_JSON_DEPTH} levels of arrays and objects."
 _BAD_UNICODE = "The JSON holds text that is not valid Unicode (a lone surrogate) or a NUL character."
@@ -95,7 +94,7 @@ def json_loads_strict(data: bytes | bytearray | str, *, encoding: str = "utf-8")
             raise JsonRefused("json_invalid_text", f"The text is not valid {encoding}.") from None
     else:
         text = data
-    if _BAD_TEXT.search(text):  # raw ones; escaped ones (\u0000, \ud800) are looked for after decoding
+    if holds_unstorable(text):  # raw ones; escaped ones (\u0000, \ud800) are looked for after decoding
         raise JsonRefused("json_invalid_text", _BAD_UNICODE)
     try:
         value = _DECODER.decode(text)
@@ -129,12 +128,12 @@ def _check_tree(value: Any, *, deep: bool, escaped: bool) -> None:
     while stack:
         node, depth = stack.pop()
         if type(node) is str:
-            if escaped and _BAD_TEXT.search(node):
+            if escaped and holds_unstorable(node):
                 raise JsonRefused("json_invalid_text", _BAD_UNICODE)
             continue
         if type(node) is dict:
             children: Any = node.values()
-            if escaped and any(_BAD_TEXT.search(key) for key in node):
+            if escaped and any(holds_unstorable(key) for key in node):
                 raise JsonRefused("json_invalid_text", _BAD_UNICODE)
         elif type(node) is list:
             children = node

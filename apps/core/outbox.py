@@ -129,11 +129,6 @@ def outbox_started(message_id: Any) -> None:
         OutboxMessage.objects.filter(pk=message_id, started_at__isnull=True).update(started_at=timezone.now())
 
 
-def outbox_unsent() -> int:
-    """How many messages no worker has started yet."""
-    return OutboxMessage.objects.filter(started_at__isnull=True).count()
-
-
 # --- The relay threads ------------------------------------------------------------
 
 

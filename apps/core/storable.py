@@ -44,6 +44,11 @@ def _replacement(match: re.Match[str]) -> str:
     return REPLACEMENT
 
 
+def holds_unstorable(text: str) -> bool:
+    """Whether ``text`` holds NUL or a lone surrogate (what :func:`storable_text` replaces)."""
+    return _UNSTORABLE.search(text) is not None
+
+
 def storable_text(text: str) -> tuple[str, int]:
     """``text`` with NUL and lone surrogates replaced, and how many were.
 
@@ -85,7 +90,7 @@ def needs_storable(value: Any) -> bool:
     nothing needs replacing.
     """
     if isinstance(value, str):
-        return _UNSTORABLE.search(value) is not None
+        return holds_unstorable(value)
     try:
         encoded = json.dumps(value, default=str)
     except (TypeError, ValueError):
@@ -95,7 +100,7 @@ def needs_storable(value: Any) -> bool:
 
 def stored_json_text_needs_storable(text: str) -> bool:
     """Whether JSON text read back from a store holds NUL or a lone surrogate (rows written before this module)."""
-    return _UNSTORABLE.search(text) is not None or _UNSTORABLE_ESCAPE.search(text) is not None
+    return holds_unstorable(text) or _UNSTORABLE_ESCAPE.search(text) is not None
 
 
 REPLACED_NOTICE: Final = (

@@ -288,7 +288,9 @@ def _record_result_or_failure(
         logger.warning("the result of step %s (%s) could not be recorded: %s", record.index, tool, error_kind(error))
     failed = StepResult(
         outcome="failed",
-        error=StepError("unknown", RECORD_UNWRITABLE, f"What {tool} produced could not be stored, so it is not kept."),
+        error=StepError(
+            "unknown", RECORD_UNWRITABLE, "What this step produced could not be stored, so it is not kept."
+        ),
     )
     _record_result(record, failed, secrets)
     return failed
