@@ -14,8 +14,10 @@ that returns at once, registered beside the built-in ones in this process
 only. It declares one request form so the first turn gets a proposal, and
 completing that turn stores the plan in the owner's fast-path cache. Every
 measured turn then repeats the same request in the same conversation and
-follows the real path: ``turn_submit`` records it (``enqueue=False``: the
-broker's hand-off is transport, not runtime), then the worker's task
+follows the real path: ``turn_submit`` records it and enqueues it through
+the outbox (its row is written with the turn and handed over on commit;
+the broker's own ``send_task`` is transport, not runtime, and is a no-op
+here), then the worker's task
 ``run_turn`` is called as the worker calls it — it claims the turn,
 re-fetches it through the owner-scoped selector and conducts it against the
 current catalog. The interval is timed up to the first line of the
@@ -102,13 +104,16 @@ def _run() -> int:
         )
     )
     register_executor(executor)
+    from metnos_site.celery import app as celery_app
+
+    celery_app.send_task = lambda *args, **kwargs: None  # type: ignore[method-assign]  # transport, not runtime
     owner = User.objects.create_user(username="bench-owner", password="bench-password-1234")  # noqa: S106
     conversation = Conversation.objects.create(owner=owner, title="benchmark")
 
     def conducted_turn(expected_path: str) -> tuple[float, float]:
         """Wall time and the conducting thread's CPU time from the request to ``run()``."""
         began, began_cpu = time.perf_counter(), time.thread_time()
-        turn = turn_submit(owner=owner, text=REQUEST, conversation=conversation, enqueue=False)
+        turn = turn_submit(owner=owner, text=REQUEST, conversation=conversation, enqueue=True)
         run_turn(turn.pk, owner.pk)  # what the worker runs when the broker delivers the task
         overhead = (executor.entered_at - began, executor.entered_cpu - began_cpu)
         turn.refresh_from_db()
@@ -140,7 +145,7 @@ def _run() -> int:
     with CaptureQueriesContext(connection) as captured:
         counted: list[int] = []
         executor.on_enter = lambda: counted.append(len(captured.captured_queries))
-        run_turn(turn_submit(owner=owner, text=REQUEST, conversation=conversation, enqueue=False).pk, owner.pk)
+        run_turn(turn_submit(owner=owner, text=REQUEST, conversation=conversation, enqueue=True).pk, owner.pk)
         executor.on_enter = lambda: None
     queries_before, queries_total = counted[0], len(captured.captured_queries)
     if "--show-sql" in sys.argv:

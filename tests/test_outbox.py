@@ -78,6 +78,7 @@ def test_a_message_sent_but_never_started_is_sent_again_and_a_started_one_never(
         turn_submit(owner=owner, text="second")
     lost, started = OutboxMessage.objects.order_by("pk")
     assert len(broker.taken) == 2
+    assert (lost.attempts, lost.sent_at, lost.last_error) == (1, None, "")  # the send at commit wrote nothing more
     outbox_started(started.pk)  # a worker began it (the task_prerun signal)
     assert outbox_relay() == 0  # nothing is due before the resend interval
     _due(lost)
@@ -132,4 +133,4 @@ def test_a_worker_marks_the_message_started(owner: User, background_worker: Any)
     while not Turn.objects.get(pk=turn.pk).is_finished and time.monotonic() < deadline:
         time.sleep(0.05)
     message = OutboxMessage.objects.get(args=[turn.pk, owner.pk])
-    assert message.sent_at is not None and message.started_at is not None
+    assert message.started_at is not None and (message.attempts, message.last_error) == (1, "")

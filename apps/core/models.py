@@ -10,9 +10,11 @@ from apps.core.fields import StorableJSONField
 class OutboxMessage(models.Model):
     """A task to send to the broker, written in the same transaction as the work it starts.
 
-    ``sent_at`` says the broker took it, ``started_at`` that a worker began
-    it: a message sent but never started (the broker lost it, a worker died
-    holding it) is sent again. The arguments are ids, never users' content.
+    ``attempts`` counts the sends tried (the first at commit), ``last_error``
+    says why the last one was refused, ``sent_at`` when the relay last had it
+    taken; ``started_at`` that a worker began it. A message sent but never
+    started (the broker lost it, a worker died holding it) is sent again.
+    The arguments are ids, never users' content.
     """
 
     task_name = models.CharField(max_length=200)

@@ -41,8 +41,6 @@ from apps.core.redaction import error_kind
 logger = logging.getLogger(__name__)
 
 HEADER: Final = "metnos_outbox"
-# A message just written is sent by its own commit; the relay leaves it alone this long.
-FRESH_SECONDS: Final = 10
 # After a failed send: wait 1, 2, 4 … seconds, at most this long, before the next try.
 MAX_BACKOFF_SECONDS: Final = 60
 KEEP_STARTED: Final = dt.timedelta(days=1)
@@ -52,22 +50,34 @@ _SEND_RETRY_POLICY: Final = {"max_retries": 1, "interval_start": 0, "interval_st
 
 
 def outbox_enqueue(task_name: str, *args: int | str) -> OutboxMessage:
-    """Record ``task_name(*args)`` in the current transaction; it is sent once the transaction commits."""
+    """Record ``task_name(*args)`` in the current transaction; it is sent once the transaction commits.
+
+    The row counts that send already (``attempts=1``) and is due for the relay
+    only if no worker has started it one resend interval later: a first send
+    the broker takes, the usual case, writes nothing more.
+    """
     message = OutboxMessage.objects.create(
-        task_name=task_name, args=list(args), next_attempt_at=timezone.now() + dt.timedelta(seconds=FRESH_SECONDS)
+        task_name=task_name,
+        args=list(args),
+        attempts=1,
+        next_attempt_at=timezone.now() + dt.timedelta(seconds=settings.METNOS_OUTBOX_RESEND_SECONDS),
     )
-    message_id = message.pk
-    transaction.on_commit(lambda: outbox_send(message_id))
+    # The row just written is sent as it is: no worker can have started it before its commit.
+    transaction.on_commit(lambda: _send(message, by_relay=False))
     return message
 
 
 def outbox_send(message_id: int) -> bool:
-    """Hand one unstarted message to the broker; False if the broker did not take it (it is tried again)."""
-    from metnos_site.celery import app as celery_app
-
+    """Send one unstarted message again (the relay); False if the broker did not take it (it is tried again)."""
     message = OutboxMessage.objects.filter(pk=message_id, started_at__isnull=True).first()
     if message is None:
         return True  # already started: nothing to send
+    return _send(message, by_relay=True)
+
+
+def _send(message: OutboxMessage, *, by_relay: bool) -> bool:
+    from metnos_site.celery import app as celery_app
+
     try:
         celery_app.send_task(
             message.task_name,
@@ -79,19 +89,18 @@ def outbox_send(message_id: int) -> bool:
     except Exception as error:  # noqa: BLE001 - whatever the broker says, the work is kept for later
         backoff = min(2 ** min(message.attempts, 16), MAX_BACKOFF_SECONDS)
         OutboxMessage.objects.filter(pk=message.pk).update(
-            attempts=F("attempts") + 1,
-            next_attempt_at=timezone.now() + dt.timedelta(seconds=backoff),
-            last_error=error_kind(error)[:200],
+            next_attempt_at=timezone.now() + dt.timedelta(seconds=backoff), last_error=error_kind(error)[:200]
         )
         logger.warning("the broker did not take %s (%s): it is sent again when it can be", message, error_kind(error))
         relay_until_sent()
         return False
-    now = timezone.now()
-    # Sent again if still not started: after the interval, then twice as long each time (a long queue).
-    resend = settings.METNOS_OUTBOX_RESEND_SECONDS * 2 ** min(message.attempts, 5)
-    OutboxMessage.objects.filter(pk=message.pk, started_at__isnull=True).update(
-        attempts=F("attempts") + 1, sent_at=now, next_attempt_at=now + dt.timedelta(seconds=resend), last_error=""
-    )
+    if by_relay:
+        now = timezone.now()
+        # Sent again if still not started: after the interval, then twice as long each time (a long queue).
+        resend = settings.METNOS_OUTBOX_RESEND_SECONDS * 2 ** min(message.attempts - 1, 5)
+        OutboxMessage.objects.filter(pk=message.pk, started_at__isnull=True).update(
+            sent_at=now, next_attempt_at=now + dt.timedelta(seconds=resend), last_error=""
+        )
     return True
 
 
@@ -105,9 +114,10 @@ def outbox_relay(*, limit: int = RELAY_BATCH) -> int:
     )
     sent = 0
     for message_id, due_at in due:
-        # Taken by moving its next attempt on: of two relays, one sends it.
+        # Taken (and its send counted) by moving its next attempt on: of two relays, one sends it.
         taken = OutboxMessage.objects.filter(pk=message_id, next_attempt_at=due_at, started_at__isnull=True).update(
-            next_attempt_at=now + dt.timedelta(seconds=settings.METNOS_OUTBOX_RESEND_SECONDS)
+            next_attempt_at=now + dt.timedelta(seconds=settings.METNOS_OUTBOX_RESEND_SECONDS),
+            attempts=F("attempts") + 1,
         )
         if not taken:
             continue
@@ -145,7 +155,9 @@ class _Relay(threading.Thread):
             while not self.stopped.wait(self.every):
                 try:
                     outbox_relay()
-                    if not self.forever and not OutboxMessage.objects.filter(sent_at__isnull=True).exists():
+                    # Done when no unstarted message waits on a send the broker refused.
+                    refused = OutboxMessage.objects.filter(started_at__isnull=True).exclude(last_error="")
+                    if not self.forever and not refused.exists():
                         return
                 except Exception as error:  # noqa: BLE001 - the database may be away too: try again later
                     logger.warning("the outbox relay could not run (%s)", error_kind(error))
