@@ -10,11 +10,13 @@ outcome it observed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 import uuid
@@ -134,8 +136,8 @@ def fault_environment(redis: RedisServer, prefix: str, **extra: str) -> dict[str
         # Fast enough for a test: relay every second, send again what is not started after three.
         METNOS_OUTBOX_RELAY_SECONDS="1",
         METNOS_OUTBOX_RESEND_SECONDS="3",
-        **extra,
     )
+    env.update(extra)  # a test's own database, say
     return env
 
 
@@ -149,12 +151,16 @@ class Stack:
     url: str = ""
     prefix: str = field(default_factory=lambda: f"metnos-fault-{uuid.uuid4().hex[:8]}")
 
-    def start_worker(self, queues: str = "default,browser,batch", *, probe_executors: bool = False) -> None:
+    def start_worker(
+        self, queues: str = "default,browser,batch", *, probe_executors: bool = False, database_url: str = ""
+    ) -> None:
         command = [
             sys.executable, "-m", "celery", "-A", "metnos_site", "worker", "-Q", queues, "-c", "2",
             "-n", f"fault-{uuid.uuid4().hex[:8]}@%h", "--without-mingle", "--without-gossip", "-l", "WARNING",
         ]  # fmt: skip
         extra = {"METNOS_TEST_PROBE_EXECUTORS": "true"} if probe_executors else {}
+        if database_url:
+            extra["DATABASE_URL"] = database_url
         self.processes["worker"] = self._spawn("worker", command, **extra)
 
     def start_server(self) -> None:
@@ -205,3 +211,63 @@ def stack(redis_server: RedisServer, tmp_path: Path) -> Iterator[Stack]:
 
 def data_dir() -> Path:
     return Path(settings.DATA_DIR)
+
+
+@dataclass
+class PostgresCluster:
+    """A PostgreSQL cluster of this test alone (initdb'd, on a free port), to restart at will."""
+
+    folder: Path
+    port: int = field(default_factory=_free_port)
+
+    @property
+    def url(self) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/metnos"
+
+    def _ctl(self, *args: str) -> None:
+        options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off"
+        command = [str(_pg_bin("pg_ctl")), "-D", str(self.folder / "data"), "-l", str(self.folder / "postgres.log"),
+                   "-o", options, "-w", *args]  # fmt: skip
+        _as_postgres(command)
+
+    def create(self) -> None:
+        if os.geteuid() == 0:
+            shutil.chown(self.folder, "postgres")
+        _as_postgres([str(_pg_bin("initdb")), "-D", str(self.folder / "data"), "-A", "trust", "-U", "postgres"])
+        self._ctl("start")
+        _as_postgres([str(_pg_bin("createdb")), "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "metnos"])
+
+    def restart(self) -> None:
+        """A fast restart: every open connection is cut, as a crash or a failover would."""
+        self._ctl("-m", "fast", "restart")
+
+    def stop(self) -> None:
+        self._ctl("-m", "immediate", "stop")
+
+
+def _pg_bin(name: str) -> Path:
+    found = sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"))
+    if not found:
+        pytest.skip(f"PostgreSQL's {name} is not installed here")
+    return found[-1]
+
+
+def _as_postgres(command: list[str]) -> None:
+    prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    subprocess.run([*prefix, *command], check=True, capture_output=True, timeout=120)
+
+
+@pytest.fixture
+def postgres_cluster() -> Iterator[PostgresCluster]:
+    if not SERVICES_PASS:
+        pytest.skip("the fault suite runs in the services pass")
+    # Not under pytest's tmp_path: the postgres user must reach the folder.
+    folder = Path(tempfile.mkdtemp(prefix="metnos-fault-pg-"))
+    cluster = PostgresCluster(folder=folder)
+    try:
+        cluster.create()
+        yield cluster
+    finally:
+        with contextlib.suppress(subprocess.CalledProcessError):
+            cluster.stop()
+        shutil.rmtree(folder, ignore_errors=True)
