@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -336,3 +336,35 @@ def _release_database_sessions(django_db_setup: None, django_db_blocker: Any) ->
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
+
+
+# --- The table of injected faults (tests/faults/, and browser faults in tests/sites) -------------
+
+
+@dataclass
+class FaultOutcome:
+    fault: str
+    outcome: str
+    seconds: float
+
+
+_fault_rows: list[FaultOutcome] = []
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if not _fault_rows:
+        return
+    terminalreporter.section("faults injected and outcomes observed")
+    width = max(len(row.fault) for row in _fault_rows)
+    for row in _fault_rows:
+        terminalreporter.write_line(f"{row.fault:<{width}}  {row.seconds:6.1f} s  {row.outcome}")
+
+
+@pytest.fixture
+def fault_table() -> Callable[[str, str, float], None]:
+    """Record one injected fault and what was observed, for the table printed at the end of the run."""
+
+    def record(fault: str, outcome: str, seconds: float) -> None:
+        _fault_rows.append(FaultOutcome(fault, outcome, seconds))
+
+    return record

@@ -4,8 +4,9 @@ Each test starts what it breaks — its own ``redis-server`` on a free port,
 a ``celery worker`` and a ``daphne`` server that use it — and never touches
 the machine's shared services. The database is the services pass's test
 database (the tests are transactional, so the processes see their rows).
-At the end of the run the suite prints each fault it injected and the
-outcome it observed.
+Each test records the fault it injected and the outcome it observed with
+the ``fault_table`` fixture (``tests/conftest.py``), printed at the end of
+the run.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.conf import settings
@@ -33,35 +33,6 @@ from tests.conftest import REPO_ROOT, SERVICES_PASS, _database_url_for_children,
 pytestmark = pytest.mark.services
 
 READY_SECONDS = 60
-
-
-@dataclass
-class FaultOutcome:
-    fault: str
-    outcome: str
-    seconds: float
-
-
-_table: list[FaultOutcome] = []
-
-
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    if not _table:
-        return
-    terminalreporter.section("faults injected and outcomes observed")
-    width = max(len(row.fault) for row in _table)
-    for row in _table:
-        terminalreporter.write_line(f"{row.fault:<{width}}  {row.seconds:6.1f} s  {row.outcome}")
-
-
-@pytest.fixture
-def fault_table() -> Callable[[str, str, float], None]:
-    """Record one fault and what was observed, for the table printed at the end of the run."""
-
-    def record(fault: str, outcome: str, seconds: float) -> None:
-        _table.append(FaultOutcome(fault, outcome, seconds))
-
-    return record
 
 
 def wait_for(condition: Callable[[], bool], timeout: float, step: float = 0.1) -> bool:

@@ -10,6 +10,7 @@ sees the credentials once at most.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import signal
@@ -17,6 +18,7 @@ import subprocess
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -266,3 +268,44 @@ def test_a_browser_worker_killed_while_its_verification_panel_is_open_closes_the
     panel = HandoffPanel.objects.get(turn=turn)
     assert (panel.status, panel.reason) == ("failed", "step_interrupted")  # nobody serves it any more
     assert site.logins() == []
+
+
+def _chromium_processes(root: int) -> list[int]:
+    found = []
+    for pid in process_descendants(root) - {root}:
+        try:
+            name = Path(f"/proc/{pid}/comm").read_text(encoding="utf-8").strip()
+        except OSError:
+            continue
+        if "chrom" in name.lower():
+            found.append(pid)
+    return found
+
+
+def test_chromium_killed_mid_sign_in_ends_the_step_truthfully_and_the_worker_goes_on(
+    owner: Any, background_worker: WorkerHandle, browser_worker: BrowserWorker, fixture_web: FixtureWeb,
+    fault_table: Any,
+) -> None:  # fmt: skip
+    """The browser dies after the credentials were sent: the step fails saying so, nothing is sent again."""
+    site = _acme(owner, fixture_web, "signin-script")
+    turn = _sign_in_turn(owner, site, "/login.html?slow=25000")
+    assert wait_until(lambda: len(site.logins()) == 1, 120), "the credentials were never submitted"
+    browsers = _chromium_processes(browser_worker.process.pid)
+    assert browsers, "no Chromium under the browser worker"
+    killed_at = time.monotonic()
+    for pid in browsers:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+    turn = _finished(turn, timeout=120)
+    step = StepRecord.objects.get(turn=turn, index=1)
+    assert step.outcome == StepRecord.Outcome.FAILED and turn.status != Turn.Status.COMPLETED
+    assert step.error_message  # says why, in words
+    time.sleep(3)
+    assert len(site.logins()) == 1  # nobody submitted again
+    assert BrowserJob.objects.filter(owner=owner).count() == 1
+    assert browser_worker.process.poll() is None  # the worker survives its browser
+    assert wait_until(lambda: not BrowserSessionLease.objects.filter(owner=owner).exists(), 30)  # its slot is free
+    fault_table("Chromium killed mid-sign-in (after the credentials were sent)",
+                f"step failed ({step.error_class}/{step.error_code}), one submission, worker alive",
+                time.monotonic() - killed_at)  # fmt: skip
