@@ -309,3 +309,33 @@ def test_chromium_killed_mid_sign_in_ends_the_step_truthfully_and_the_worker_goe
     fault_table("Chromium killed mid-sign-in (after the credentials were sent)",
                 f"step failed ({step.error_class}/{step.error_code}), one submission, worker alive",
                 time.monotonic() - killed_at)  # fmt: skip
+
+
+def test_chromium_killed_mid_collection_ends_the_step_honestly_and_the_worker_goes_on(
+    owner: Any, background_worker: WorkerHandle, browser_worker: BrowserWorker, fixture_web: FixtureWeb,
+    fault_table: Any,
+) -> None:  # fmt: skip
+    """The browser dies while a 50-page archive is being read: the step is not a success, the worker goes on."""
+    site = fixture_web.fresh("collect-archive")
+    plan = {
+        "steps": [{"tool": "collect_site_records", "args": {"url": site.url("/?page=1&of=50"), "what": "all bills"}}]
+    }
+    turn = turn_submit(owner=owner, text="collect all bills", plan=plan)
+    # Each page of the archive is a load of "/" (its number is in the query the log leaves out).
+    assert wait_until(lambda: site.requests().count(("GET", "/")) >= 3, 120), "the walk never began"
+    browsers = _chromium_processes(browser_worker.process.pid)
+    assert browsers, "no Chromium under the browser worker"
+    killed_at = time.monotonic()
+    for pid in browsers:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+    turn = _finished(turn, timeout=120)
+    step = StepRecord.objects.get(turn=turn, index=1)
+    assert step.outcome in (StepRecord.Outcome.FAILED, StepRecord.Outcome.PARTIAL), (step.outcome, step.summary)
+    assert turn.status != Turn.Status.COMPLETED
+    assert browser_worker.process.poll() is None
+    assert wait_until(lambda: not BrowserSessionLease.objects.filter(owner=owner).exists(), 30)
+    fault_table("Chromium killed mid-collection (50-page archive)",
+                f"step {step.outcome} ({step.error_code or 'partial'}), worker alive, slot free",
+                time.monotonic() - killed_at)  # fmt: skip
