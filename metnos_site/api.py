@@ -8,7 +8,7 @@ from apps.lre.api import LreJobViewSet
 from apps.runtime.api import ConversationViewSet
 from apps.runtime.device_api import DeviceStepViewSet
 from apps.runtime.input_api import InputRequestViewSet
-from apps.runtime.turn_api import ConsentViewSet, FileContentView, TurnViewSet
+from apps.runtime.turn_api import ConsentViewSet, FileContentView, PlanViewSet, TurnViewSet
 from apps.sites.api import BrowserJobViewSet, WebSessionViewSet
 from apps.vault.api import CredentialViewSet
 
@@ -26,6 +26,7 @@ api_router.register("devices", DeviceViewSet, basename="device")
 api_router.register("conversations", ConversationViewSet, basename="conversation")
 api_router.register("downloads", DownloadViewSet, basename="download")
 api_router.register("turns", TurnViewSet, basename="turn")
+api_router.register("plans", PlanViewSet, basename="plan")
 api_router.register("consents", ConsentViewSet, basename="consent")
 api_router.register("files", FileContentView, basename="file")
 api_router.register("me", MeView, basename="me")

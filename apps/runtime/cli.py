@@ -82,6 +82,23 @@ def ask(options: argparse.Namespace, write: Callable[[str], Any]) -> int:
     return _conduct(_user(options.user), options.request, None, write)
 
 
+@register_subcommand(
+    "propose",
+    help="Print the plan a request would get (path, steps, arguments) as JSON, or why it has none; runs nothing.",
+    configure=_configure_ask,
+)
+def propose(options: argparse.Namespace, write: Callable[[str], Any]) -> int:
+    from apps.runtime.proposals import plan_propose
+    from apps.runtime.turns import TurnRejected
+
+    try:
+        proposal = plan_propose(owner=_user(options.user), text=options.request)
+    except TurnRejected as rejected:
+        raise CommandError(str(rejected), returncode=2) from None
+    write(json.dumps(proposal.as_json(), indent=2, ensure_ascii=False))
+    return 0 if proposal.plan is not None else 1
+
+
 def _configure_plan(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--user", required=True)
     parser.add_argument("plan_file", type=Path)

@@ -19,6 +19,7 @@ from apps.documents.files import DocumentsError, resolve_owner_path
 from apps.runtime.catalog import current_catalog
 from apps.runtime.consent import ConsentRefused, consent_decide, consent_is_expired
 from apps.runtime.models import ConsentRequest, StepRecord, TraceEvent, Turn
+from apps.runtime.proposals import plan_propose
 from apps.runtime.selectors import (
     conversation_get_for_device,
     conversation_get_for_owner,
@@ -180,3 +181,26 @@ class FileContentView(ViewSet):
         response["X-Content-Type-Options"] = "nosniff"
         response["Cache-Control"] = "private, no-store"
         return response
+
+
+class PlanViewSet(ViewSet):
+    """The plan a request would get, without running it: ``POST /api/v1/plans/propose/``."""
+
+    tenancy: ClassVar[Tenancy] = "self"
+    device_access: ClassVar[DeviceAccess] = NO_DEVICE_ACCESS  # proposing belongs to the portal's people
+
+    @action(detail=False, methods=["post"])
+    def propose(self, request: Request) -> Response:
+        payload = TurnCreateSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        owner = request_user(request)
+        conversation = None
+        if "conversation" in payload.validated_data:
+            conversation = conversation_get_for_owner(
+                owner=owner, conversation_id=payload.validated_data["conversation"]
+            )
+        try:
+            proposal = plan_propose(owner=owner, text=payload.validated_data["text"], conversation=conversation)
+        except TurnRejected as rejected:
+            raise serializers.ValidationError({"text": [str(rejected)]}) from None
+        return Response(proposal.as_json())

@@ -62,6 +62,20 @@ class TurnRejected(ValueError):
     """A request that cannot become a turn (empty, too long, wrong conversation)."""
 
 
+def request_checked(
+    text: str, *, owner: User, conversation: Conversation | None = None, plan_given: bool = False
+) -> str:
+    """``text`` as a turn takes it (stripped), or :class:`TurnRejected` saying why it cannot be one."""
+    request = (text or "").strip()
+    if not request and not plan_given:
+        raise TurnRejected("The request is empty.")
+    if len(request) > MAX_REQUEST_CHARS:
+        raise TurnRejected(f"The request is longer than {MAX_REQUEST_CHARS} characters.")
+    if conversation is not None and conversation.owner_id != owner.pk:
+        raise TurnRejected("That conversation is not yours.")
+    return request
+
+
 def turn_submit(
     *,
     owner: User,
@@ -78,13 +92,7 @@ def turn_submit(
     request sent by a paired ``device`` makes it the conversation's device:
     steps that may run on a device run there.
     """
-    request = (text or "").strip()
-    if not request and plan is None:
-        raise TurnRejected("The request is empty.")
-    if len(request) > MAX_REQUEST_CHARS:
-        raise TurnRejected(f"The request is longer than {MAX_REQUEST_CHARS} characters.")
-    if conversation is not None and conversation.owner_id != owner.pk:
-        raise TurnRejected("That conversation is not yours.")
+    request = request_checked(text, owner=owner, conversation=conversation, plan_given=plan is not None)
     if device is not None and (device.owner_id != owner.pk or not device.is_active):
         raise TurnRejected("That device is not paired to you.")
     with transaction.atomic():
