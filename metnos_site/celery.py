@@ -17,6 +17,8 @@ import os
 from celery import Celery
 from kombu import Queue
 
+from metnos_site.settings.env import env_int
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "metnos_site.settings")
 
 QUEUE_DEFAULT = "default"
@@ -27,6 +29,8 @@ ALL_QUEUES = (QUEUE_DEFAULT, QUEUE_BROWSER, QUEUE_BATCH)
 # How often confirmations past their deadline are expired and their turns ended
 # (a decision checks the deadline itself, so this only bounds how long a page shows one as expired).
 CONSENTS_EXPIRE_EVERY_SECONDS = 60.0
+# How often running batches whose lease expired are taken back (apps/lre/reaper.py).
+LRE_RECLAIM_EVERY_SECONDS = float(env_int("METNOS_LRE_RECLAIM_SECONDS", 15, minimum=1, maximum=3600))
 # Tasks are named by string: this module loads before Django's apps. A run no worker took
 # within one interval is dropped; the next one does the same work.
 BEAT_SCHEDULE = {
@@ -34,6 +38,11 @@ BEAT_SCHEDULE = {
         "task": "apps.runtime.consents_expire",
         "schedule": CONSENTS_EXPIRE_EVERY_SECONDS,
         "options": {"expires": CONSENTS_EXPIRE_EVERY_SECONDS},
+    },
+    "lre-reclaim": {
+        "task": "apps.lre.reclaim",
+        "schedule": LRE_RECLAIM_EVERY_SECONDS,
+        "options": {"expires": LRE_RECLAIM_EVERY_SECONDS, "queue": QUEUE_DEFAULT},
     },
 }
 
@@ -48,6 +57,8 @@ app.conf.update(
     task_default_queue=QUEUE_DEFAULT,
     task_queues=[Queue(name) for name in ALL_QUEUES],
     task_routes={
+        # Before the patterns: batch workers may all be busy with the batches it reclaims.
+        "apps.lre.reclaim": {"queue": QUEUE_DEFAULT},
         "apps.sites.*": {"queue": QUEUE_BROWSER},
         "apps.lre.*": {"queue": QUEUE_BATCH},
     },

@@ -18,7 +18,7 @@ INTERNAL_CHAR_FIELDS = {
     ("accounts.Device", "token_prefix"), ("accounts.Device", "token_hash"),
     ("documents.StoredDownload", "stored_name"), ("documents.StoredDownload", "sha256"),
     ("lre.LrePhase", "tool"), ("lre.LreBatch", "error_class"), ("lre.LreBatch", "error_code"),
-    ("lre.LreBatch", "outcome"),
+    ("lre.LreBatch", "outcome"), ("lre.LreBatch", "lease_holder"),
     ("runtime.Turn", "plan_digest"), ("runtime.Turn", "catalog_signature"), ("runtime.Turn", "conducted_by"),
     ("runtime.StepRecord", "tool"), ("runtime.StepRecord", "error_class"), ("runtime.StepRecord", "error_code"),
     ("runtime.TraceEvent", "kind"),

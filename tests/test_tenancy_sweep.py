@@ -28,6 +28,7 @@ NOT_EXPOSED_OVER_REST: dict[str, str] = {
     "runtime.PlanCache": "internal plan cache; never shown or edited over REST",
     "lre.LrePhase": "served inside /api/v1/lre-jobs/{id}/ (progress) for the job's owner",
     "lre.LreBatch": "served by /api/v1/lre-jobs/{id}/review/ and its batch decisions for the job's owner",
+    "lre.LreEvent": "served by /api/v1/lre-jobs/{id}/history/ for the job's owner",
     "metnos_sites.HandoffPanel": "served by the portal's /web/handoff/{id}/ page and its endpoints for the owner",
 }
 

@@ -10,7 +10,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from apps.core.admin import OperatorModelAdmin
-from apps.lre.models import LreBatch, LreJob, LrePhase
+from apps.lre.models import LreBatch, LreEvent, LreJob, LrePhase
 
 
 @admin.register(LreJob)
@@ -33,7 +33,7 @@ class LreBatchAdmin(OperatorModelAdmin):
     list_filter = ("status", "error_class")
     search_fields = ("owner__username",)
     fields = ("owner", "job", "index", "status", "attempts", "attempts_allowed", "error_class", "error_code",
-              "outcome", "started_at", "finished_at")  # fmt: skip
+              "outcome", "started_at", "finished_at", "lease_holder", "lease_expires_at", "heartbeat_at")  # fmt: skip
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -47,6 +47,21 @@ class LrePhaseAdmin(OperatorModelAdmin):
     list_filter = ("status",)
     search_fields = ("owner__username",)
     fields = ("owner", "job", "position", "step", "tool", "per_item", "status", "total_batches")
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+
+@admin.register(LreEvent)
+class LreEventAdmin(OperatorModelAdmin):
+    """A job's history: decisions and their causes, written by Metnos (no user content)."""
+
+    list_display = ("id", "owner", "job", "batch", "kind", "attempt", "created_at")
+    list_select_related = ("owner",)
+    list_filter = ("kind",)
+    search_fields = ("owner__username",)
+    fields = ("owner", "job", "batch", "kind", "attempt", "cause", "created_at")
     readonly_fields = fields
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -1,7 +1,7 @@
 """REST endpoints of long-running work: the owner's jobs, their progress, and decisions.
 
 ``/api/v1/lre-jobs/`` lists and reads jobs with the console's progress;
-``pause``, ``resume`` and ``cancel`` act on a job, ``batches/{id}/retry``
+``history`` lists its decisions; ``pause``, ``resume`` and ``cancel`` act on a job, ``batches/{id}/retry``
 and ``batches/{id}/skip`` on one batch under review. A decision that does
 not apply in the job's state is a typed 409, never a 500.
 """
@@ -19,8 +19,8 @@ from rest_framework.response import Response
 from apps.accounts.device_scope import NO_DEVICE_ACCESS, DeviceAccess
 from apps.accounts.models import request_user
 from apps.core.api import OwnedModelViewSet, error_body
-from apps.lre.models import LreBatch, LreJob
-from apps.lre.selectors import batch_get_for_owner, batches_needing_review, job_list, job_progress
+from apps.lre.models import LreBatch, LreEvent, LreJob
+from apps.lre.selectors import batch_get_for_owner, batches_needing_review, job_history, job_list, job_progress
 from apps.lre.services import DecisionRefused, batch_retry, batch_skip, job_cancel, job_pause, job_resume
 
 
@@ -31,6 +31,13 @@ class BatchSerializer(serializers.ModelSerializer[LreBatch]):
     class Meta:
         model = LreBatch
         fields = ["id", "step", "tool", "index", "status", "attempts", "error_class", "error_code", "finished_at"]
+        read_only_fields = fields
+
+
+class EventSerializer(serializers.ModelSerializer[LreEvent]):
+    class Meta:
+        model = LreEvent
+        fields = ["id", "kind", "batch", "attempt", "cause", "created_at"]
         read_only_fields = fields
 
 
@@ -80,6 +87,12 @@ class LreJobViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, OwnedModel
         """The batches that need a decision (under review or failed)."""
         job = self.get_object()
         return Response(BatchSerializer(batches_needing_review(job=job), many=True).data)
+
+    @action(detail=True, methods=["get"])
+    def history(self, request: Request, pk: str | None = None) -> Response:
+        """Every decision on the job and its batches (the last 100), oldest first."""
+        job = self.get_object()
+        return Response(EventSerializer(job_history(job=job), many=True).data)
 
     def _decide_batch(self, request: Request, batch_id: str, decide: Any) -> Response:
         job = self.get_object()

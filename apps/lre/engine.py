@@ -28,12 +28,15 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from apps.lre.batching import lre_enabled
+from apps.lre.history import event_record
 from apps.lre.inputs import producer_items, results_for_batch
-from apps.lre.models import LreBatch, LreJob, LrePhase
+from apps.lre.leases import LeaseWatch, held_by, lease_taken, lease_token
+from apps.lre.models import LreBatch, LreEvent, LreJob, LrePhase
 from apps.lre.transitions import RUNNABLE, batch_transition, job_transition, phase_transition
 from apps.runtime.boundary import executor_admitted, invoke_step, result_as_json
 from apps.runtime.catalog import current_catalog
@@ -79,8 +82,10 @@ def new_batches(job: LreJob, phase: LrePhase, items: list[dict[str, Any]] | None
     ]
 
 
-def _attention(job: LreJob, reason: str) -> None:
-    job_transition(job=job, to=LreJob.Status.NEEDS_ATTENTION, expected=RUNNABLE, attention_reason=reason[:300])
+def job_needs_attention(job: LreJob, reason: str) -> None:
+    """Stop starting new batches of ``job`` until the user decides (a running batch still saves its result)."""
+    if job_transition(job=job, to=LreJob.Status.NEEDS_ATTENTION, expected=RUNNABLE, attention_reason=reason[:300]):
+        event_record(job=job, kind=LreEvent.Kind.NEEDS_ATTENTION, cause=reason)
 
 
 def _admission_obstacle(job: LreJob, catalog: Catalog) -> str | None:
@@ -108,23 +113,27 @@ def job_advance(*, job_id: int, max_batches: int | None = None, catalog: Catalog
         catalog = catalog or current_catalog()
         obstacle = _admission_obstacle(job, catalog)
         if obstacle is not None:
-            _attention(job, obstacle)
+            job_needs_attention(job, obstacle)
             return LreJob.objects.get(pk=job_id)
         try:
             plan = validate_plan(job.plan, catalog, combination_rules=combination_rules())
         except PlanInvalid:
-            _attention(job, "the job's plan is no longer valid")
+            job_needs_attention(job, "the job's plan is no longer valid")
             return LreJob.objects.get(pk=job_id)
-        batch = _claim_next(job, plan)
+        token = lease_token()
+        batch = _claim_next(job, plan, token)
         if batch is None:
             return LreJob.objects.get(pk=job_id)
-        _run_batch(job, plan, catalog, batch)
+        _run_batch(job, plan, catalog, batch, token)
         ran += 1
     return LreJob.objects.get(pk=job_id)
 
 
-def _claim_next(job: LreJob, plan: Plan) -> LreBatch | None:
-    """Claim the next pending batch, materialising the next phase when one finishes; ``None`` when none is left."""
+def _claim_next(job: LreJob, plan: Plan, token: str) -> LreBatch | None:
+    """Claim the next pending batch under a lease for ``token``, materialising the next phase when one finishes.
+
+    ``None`` when no batch can start now.
+    """
     while True:
         phase = LrePhase.objects.filter(job=job).exclude(status=LrePhase.Status.DONE).order_by("position").first()
         if phase is None:
@@ -136,7 +145,7 @@ def _claim_next(job: LreJob, plan: Plan) -> LreBatch | None:
         for candidate in LreBatch.objects.filter(phase=phase, status=LreBatch.Status.PENDING).order_by("index"):
             claimed = batch_transition(
                 batch=candidate, to=LreBatch.Status.RUNNING, expected=LreBatch.Status.PENDING,
-                attempts=F("attempts") + 1, started_at=timezone.now(), revision=job.revision,
+                attempts=F("attempts") + 1, started_at=timezone.now(), revision=job.revision, **lease_taken(token),
             )  # fmt: skip
             if claimed:
                 job_transition(job=job, to=LreJob.Status.RUNNING, expected=LreJob.Status.QUEUED)
@@ -144,7 +153,7 @@ def _claim_next(job: LreJob, plan: Plan) -> LreBatch | None:
         if LreBatch.objects.filter(phase=phase, status=LreBatch.Status.RUNNING).exists():
             return None  # another worker is finishing this phase
         if LreBatch.objects.filter(phase=phase, status=LreBatch.Status.NEEDS_REVIEW).exists():
-            _attention(job, "some batches need review")
+            job_needs_attention(job, "some batches need review")
             return None
         phase_transition(phase=phase, to=LrePhase.Status.DONE, expected=LrePhase.Status.RUNNING)
 
@@ -165,25 +174,35 @@ def _batch_turn(job: LreJob, batch: LreBatch) -> Turn:
     return turn_batch_create(handed_off_by=job.turn, request_text=label, plan=job.plan)
 
 
-def _run_batch(job: LreJob, plan: Plan, catalog: Catalog, batch: LreBatch) -> None:
+def _run_batch(job: LreJob, plan: Plan, catalog: Catalog, batch: LreBatch, token: str) -> None:
     recorder = TurnRecorder(_batch_turn(job, batch))
     LreBatch.objects.filter(pk=batch.pk).update(turn=recorder.turn)
-    outcome = invoke_step(
-        recorder=recorder, plan=plan, index=batch.phase.step, catalog=catalog,
-        results=results_for_batch(job, plan, batch),
-    )  # fmt: skip
+    watch = LeaseWatch(batch.pk, token).start()
+    try:
+        outcome = invoke_step(
+            recorder=recorder, plan=plan, index=batch.phase.step, catalog=catalog,
+            results=results_for_batch(job, plan, batch),
+        )  # fmt: skip
+    finally:
+        watch.stop()
     result = outcome.result
     if result is None:  # refused, or its input was missing: not something another attempt fixes
         error = StepError("permanent", outcome.kind, outcome.reason or outcome.kind)
         result = StepResult(outcome="failed", error=error)
-    _keep(job, batch, result)
-    # The batch's turn ends like any turn: recorded, and published as turn.finished.
-    turn_batch_finish(turn=recorder.turn, result=result, recorder=recorder)
+    with transaction.atomic():
+        # The commit and the end of the batch's turn are one: a worker that dies between them leaves neither.
+        if not _keep(job, batch, result, token):
+            return  # the lease was taken back meanwhile: the reaper ended this attempt and its turn
+        # The batch's turn ends like any turn: recorded, and published as turn.finished.
+        turn_batch_finish(turn=recorder.turn, result=result, recorder=recorder)
 
 
-def _keep(job: LreJob, batch: LreBatch, result: StepResult) -> None:
+def _keep(job: LreJob, batch: LreBatch, result: StepResult, token: str) -> bool:
+    """Keep a batch's outcome while its lease is still ``token``'s; whether it was kept (committed at most once)."""
     now = timezone.now()
-    values: dict[str, Any] = {"finished_at": now, "outcome": result.outcome, "result": result_as_json(result)}
+    values: dict[str, Any] = {
+        "finished_at": now, "outcome": result.outcome, "result": result_as_json(result), "lease_expires_at": None,
+    }  # fmt: skip
     if result.outcome != "failed":
         to = LreBatch.Status.COMMITTED
         values["result_items"] = [dict(item) for item in result.items]
@@ -197,6 +216,17 @@ def _keep(job: LreJob, batch: LreBatch, result: StepResult) -> None:
             to = LreBatch.Status.FAILED
         else:  # recoverable but exhausted, or unknown: a person decides
             to = LreBatch.Status.NEEDS_REVIEW
-    batch_transition(batch=batch, to=to, expected=LreBatch.Status.RUNNING, **values)
-    if to == LreBatch.Status.NEEDS_REVIEW:
-        _attention(job, f"batch {batch.index} of step {batch.phase.step} needs review ({values['error_class']})")
+    if not batch_transition(batch=batch, to=to, expected=LreBatch.Status.RUNNING, where=held_by(token), **values):
+        logger.warning("a batch finished after its lease was taken back; its result is not committed")
+        cause = "this attempt finished after its worker was taken for stopped; its result was not kept"
+        event_record(job=job, batch=batch, kind=LreEvent.Kind.LATE_RESULT, cause=cause)
+        return False
+    code = values.get("error_code") or values.get("error_class", "")
+    if to == LreBatch.Status.PENDING:
+        event_record(job=job, batch=batch, kind=LreEvent.Kind.RETRY_SCHEDULED, cause=f"recoverable error: {code}")
+    elif to == LreBatch.Status.NEEDS_REVIEW:
+        event_record(job=job, batch=batch, kind=LreEvent.Kind.NEEDS_REVIEW, cause=f"{values['error_class']}: {code}")
+        job_needs_attention(
+            job, f"batch {batch.index} of step {batch.phase.step} needs review ({values['error_class']})"
+        )
+    return True

@@ -118,6 +118,11 @@ class LreBatch(OwnedModel):
     revision = models.PositiveIntegerField(default=1)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # The lease of a running batch (apps/lre/leases.py): who holds it (one token per claim), until when,
+    # and when its worker last renewed it. An expired lease is reclaimed by the reaper.
+    lease_holder = models.CharField(max_length=120, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     job_id: int
     phase_id: int
 
@@ -126,7 +131,47 @@ class LreBatch(OwnedModel):
     class Meta:
         ordering = ["job_id", "phase_id", "index"]
         constraints = [models.UniqueConstraint(fields=["phase", "index"], name="unique_lre_batch_index")]
-        indexes = [models.Index(fields=["job", "status"])]
+        indexes = [models.Index(fields=["job", "status"]), models.Index(fields=["status", "lease_expires_at"])]
 
     def __str__(self) -> str:
         return f"Batch {self.index} ({self.status})"
+
+
+class LreEvent(OwnedModel):
+    """One entry of a job's history: a decision on it or on one batch, by the user or by the engine.
+
+    It says what was decided and why (``cause``), and for a batch which
+    attempt it concerned. It records decisions, never an item's domain
+    outcome: a document that held no invoice is a committed result, not an
+    event.
+    """
+
+    class Kind(models.TextChoices):
+        RECLAIMED = "reclaimed"  # the batch's worker stopped; its lease expired and the engine took it back
+        LATE_RESULT = "late_result"  # a result that arrived after its lease was reclaimed: not committed
+        RETRY_SCHEDULED = "retry_scheduled"  # a recoverable error with attempts left: one more attempt
+        NEEDS_REVIEW = "needs_review"  # the batch waits for the user's decision
+        RETRY_GRANTED = "retry_granted"  # the user granted one more attempt
+        SKIPPED = "skipped"  # the user left the batch out
+        NEEDS_ATTENTION = "needs_attention"  # the job stopped starting new batches
+        PAUSED = "paused"
+        RESUMED = "resumed"
+        CANCELLED = "cancelled"
+
+    job = models.ForeignKey(LreJob, on_delete=models.CASCADE, related_name="events")
+    batch = models.ForeignKey(LreBatch, on_delete=models.CASCADE, null=True, blank=True, related_name="events")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    attempt = models.PositiveIntegerField(null=True, blank=True)  # the batch's attempt it concerns
+    cause = StorableCharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    job_id: int
+    batch_id: int | None
+
+    objects: models.Manager[LreEvent] = models.Manager()
+
+    class Meta:
+        ordering = ["job_id", "created_at", "id"]
+        indexes = [models.Index(fields=["job", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} on job {self.job_id}"

@@ -17,6 +17,7 @@ from apps.lre.selectors import (
     batch_get_for_owner,
     batches_needing_review,
     job_get_for_owner,
+    job_history,
     job_list,
     job_progress,
 )
@@ -42,6 +43,7 @@ def job_detail(request: HttpRequest, job_id: int) -> HttpResponse:
         "job": job,
         "progress": job_progress(job=job),
         "review": list(batches_needing_review(job=job)),
+        "history": job_history(job=job),
         "engine_enabled": lre_enabled(),
     }
     return render(request, "lre/job.html", context)

@@ -21,7 +21,8 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.core.tenancy import get_owned_or_404, owned_rows
 from apps.lre.batching import lre_enabled
-from apps.lre.models import LreBatch, LreJob, LrePhase
+from apps.lre.leases import stalled_since
+from apps.lre.models import LreBatch, LreEvent, LreJob, LrePhase
 
 ESTIMATE_MIN_RESULTS = 3
 RECENT_RESULTS = dt.timedelta(minutes=30)
@@ -47,6 +48,12 @@ def batches_needing_review(*, job: LreJob) -> QuerySet[LreBatch]:
     ).select_related("phase")
 
 
+def job_history(*, job: LreJob, limit: int = 100) -> list[LreEvent]:
+    """The most recent decisions on ``job`` and its batches, oldest first."""
+    rows = LreEvent.objects.filter(job=job, owner_id=job.owner_id).select_related("batch", "batch__phase")
+    return list(reversed(rows.order_by("-created_at", "-id")[:limit]))
+
+
 @dataclass(frozen=True)
 class JobProgress:
     status: str
@@ -61,6 +68,7 @@ class JobProgress:
     errors: int
     skipped: int
     pending: int
+    stalled: int  # running batches whose worker missed its lease renewals (reclaimed once the lease expires)
     started_at: dt.datetime | None
     stale: bool
     percent: int | None
@@ -96,9 +104,14 @@ def job_progress(*, job: LreJob, now: dt.datetime | None = None) -> JobProgress:
     if latest_batch and latest_batch > last_activity:
         last_activity = latest_batch
     stale = job.status == LreJob.Status.RUNNING and now - last_activity > STALE_AFTER
+    stalled = 0
+    if counts.get(LreBatch.Status.RUNNING):
+        stalled = LreBatch.objects.filter(
+            job=job, owner_id=job.owner_id, status=LreBatch.Status.RUNNING, heartbeat_at__lt=stalled_since(now)
+        ).count()
     total = current.total_batches if current is not None else None
     percent = round(100 * phase_done / total) if total else None
-    estimate, reason = _estimate(job, current, phase_done, stale, now)
+    estimate, reason = _estimate(job, current, phase_done, stale, stalled, now)
     return JobProgress(
         status=job.status,
         attention=job.attention_reason if job.status == LreJob.Status.NEEDS_ATTENTION else "",
@@ -112,6 +125,7 @@ def job_progress(*, job: LreJob, now: dt.datetime | None = None) -> JobProgress:
         errors=counts.get(LreBatch.Status.FAILED, 0) + counts.get(LreBatch.Status.NEEDS_REVIEW, 0),
         skipped=counts.get(LreBatch.Status.SKIPPED, 0),
         pending=counts.get(LreBatch.Status.PENDING, 0) + counts.get(LreBatch.Status.RUNNING, 0),
+        stalled=stalled,
         started_at=started_at,
         stale=stale,
         percent=percent,
@@ -121,7 +135,7 @@ def job_progress(*, job: LreJob, now: dt.datetime | None = None) -> JobProgress:
 
 
 def _estimate(
-    job: LreJob, phase: LrePhase | None, done: int, stale: bool, now: dt.datetime
+    job: LreJob, phase: LrePhase | None, done: int, stale: bool, stalled: int, now: dt.datetime
 ) -> tuple[dt.datetime | None, str]:
     if job.status == LreJob.Status.NEEDS_ATTENTION:
         return None, "the job needs your attention"
@@ -133,6 +147,8 @@ def _estimate(
         return None, "the engine is disabled"
     if stale:
         return None, "no recent progress was observed"
+    if stalled:
+        return None, "a batch's worker stopped answering"
     if phase.total_batches is None:
         return None, "this phase's total is not known yet"
     recent = list(

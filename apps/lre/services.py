@@ -15,7 +15,8 @@ from django.db.models import F
 from apps.core.enqueue import enqueue_after_commit
 from apps.lre.batching import batch_size, runs_per_item
 from apps.lre.engine import phase_materialise
-from apps.lre.models import LreBatch, LreJob, LrePhase
+from apps.lre.history import event_record
+from apps.lre.models import LreBatch, LreEvent, LreJob, LrePhase
 from apps.lre.transitions import JOB_FINISHED, batch_transition, job_transition
 from apps.runtime.executor import Catalog
 from apps.runtime.models import Turn
@@ -23,6 +24,8 @@ from apps.runtime.plans.api import Plan
 
 # The batch worker's task that advances a job (declared in apps/lre/tasks.py).
 LRE_ADVANCE_TASK = "apps.lre.advance"
+# The scheduled reaper of expired batch leases (apps/lre/reaper.py), on the default queue.
+LRE_RECLAIM_TASK = "apps.lre.reclaim"
 
 
 class HandoffRefused(Exception):
@@ -93,6 +96,7 @@ def _decided(job: LreJob, to: str, allowed: tuple[str, ...], decision: str, **fi
 def job_pause(*, job: LreJob) -> LreJob:
     """Stop starting new batches; a running batch may still save its result."""
     _decided(job, LreJob.Status.PAUSED, (LreJob.Status.QUEUED, LreJob.Status.RUNNING), "paused")
+    event_record(job=job, kind=LreEvent.Kind.PAUSED, cause="paused by you")
     return job
 
 
@@ -103,6 +107,7 @@ def job_resume(*, job: LreJob) -> LreJob:
     if job.status in allowed and LreBatch.objects.filter(job=job, status=LreBatch.Status.NEEDS_REVIEW).exists():
         raise DecisionRefused("Some batches need your review first: retry or skip each of them.")
     _decided(job, LreJob.Status.QUEUED, allowed, "resumed", attention_reason="", revision=F("revision") + 1)
+    event_record(job=job, kind=LreEvent.Kind.RESUMED, cause="resumed by you")
     job_enqueue(job)
     return job
 
@@ -114,6 +119,7 @@ def job_cancel(*, job: LreJob) -> LreJob:
     if not job_transition(job=job, to=LreJob.Status.CANCELLED, expected=unfinished):
         raise DecisionRefused("This job has already ended.")
     job.refresh_from_db()
+    event_record(job=job, kind=LreEvent.Kind.CANCELLED, cause="cancelled by you")
     return job
 
 
@@ -126,6 +132,8 @@ def batch_retry(*, batch: LreBatch) -> LreBatch:
     ):
         raise DecisionRefused("Only a batch under review or failed can be retried.")
     batch.refresh_from_db()
+    cause = f"one more attempt granted by you (last attempt: {batch.error_class or 'error'} {batch.error_code})"
+    event_record(job=batch.job, batch=batch, kind=LreEvent.Kind.RETRY_GRANTED, cause=cause)
     return batch
 
 
@@ -136,4 +144,5 @@ def batch_skip(*, batch: LreBatch) -> LreBatch:
     if not batch_transition(batch=batch, to=LreBatch.Status.SKIPPED, expected=uncommitted):
         raise DecisionRefused("Only a batch that has not committed can be skipped.")
     batch.refresh_from_db()
+    event_record(job=batch.job, batch=batch, kind=LreEvent.Kind.SKIPPED, cause="left out by you")
     return batch

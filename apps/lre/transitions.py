@@ -99,9 +99,16 @@ def phase_transition(*, phase: LrePhase, to: str, expected: str | Collection[str
     )
 
 
-def batch_transition(*, batch: LreBatch, to: str, expected: str | Collection[str], **fields: Any) -> bool:
-    """Move ``batch`` to ``to`` if its status is still one of ``expected`` (with ``fields``); whether it moved."""
+def batch_transition(
+    *, batch: LreBatch, to: str, expected: str | Collection[str], where: models.Q | None = None, **fields: Any
+) -> bool:
+    """Move ``batch`` to ``to`` if its status is still one of ``expected`` (with ``fields``); whether it moved.
+
+    ``where`` adds a condition the row must still meet, such as the lease a
+    commit or a reclaim depends on (:mod:`apps.lre.leases`).
+    """
     sources = _sources(BATCH_TRANSITIONS, "batch", to, expected)
-    return _recorded(
-        LreBatch.objects.filter(pk=batch.pk, status__in=sources).update(status=to, **fields) == 1, batch, to
-    )
+    rows = LreBatch.objects.filter(pk=batch.pk, status__in=sources)
+    if where is not None:
+        rows = rows.filter(where)
+    return _recorded(rows.update(status=to, **fields) == 1, batch, to)

@@ -28,6 +28,10 @@ Capability = Literal[
     "files.read", "files.write", "documents.read", "records.extract", "sheets.write", "web.browse",
     "credentials.use", "turns.undo", "lre.submit",
 ]  # fmt: skip
+# Capabilities that only read. A step whose capabilities are all among them
+# changes nothing outside Metnos's own records, so running it again after its
+# process died repeats no effect; any other capability may have taken effect.
+READ_ONLY_CAPABILITIES: frozenset[str] = frozenset({"files.read", "documents.read", "records.extract"})
 # Kinds of values whose provenance matters: a value produced by an earlier step
 # becomes one of these only if the consumer declares it accepts that.
 SensitiveKind = Literal["path", "recipient", "authorisation"]
@@ -271,3 +275,8 @@ def _digest(data: Any) -> str:
 
 def catalog_signature(manifests: Mapping[str, Manifest]) -> str:
     return _digest({name: manifest.signature for name, manifest in sorted(manifests.items())})
+
+
+def may_take_effect(manifest: Manifest) -> bool:
+    """Whether running ``manifest``'s executor may change something outside Metnos (so a rerun may repeat it)."""
+    return not set(manifest.capabilities) <= READ_ONLY_CAPABILITIES

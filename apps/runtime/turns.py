@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-import os
-import socket
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,6 +26,7 @@ from django.utils import timezone
 
 from apps.accounts.models import User
 from apps.core.enqueue import enqueue_after_commit
+from apps.core.processes import holder_died_here
 from apps.core.redaction import error_kind, redact_text
 from apps.runtime.boundary import result_from_json
 from apps.runtime.catalog import current_catalog
@@ -350,16 +349,6 @@ def _answer(plan: Plan, results: Mapping[int, StepResult], stop_reason: str = ""
     return "\n".join(lines)
 
 
-def _process_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # it exists, owned by someone else
-    return True
-
-
 INTERRUPTED_MESSAGE = "The process running this step stopped; whether it took effect is unknown."
 CRASHED_MESSAGE = (
     "Metnos stopped this request after an unexpected error on its side. Whether the step that was running "
@@ -374,13 +363,11 @@ def turns_reconcile_interrupted(*, running_longer_than: dt.timedelta | None = No
     interrupted; with ``running_longer_than``, so is any turn running longer
     than that (a worker on another host that died). See :func:`_end_stopped`.
     """
-    host = socket.gethostname()
     ended: list[Turn] = []
     # A turn waiting for the user's input is still held by its conducting process.
     conducted = (Turn.Status.RUNNING, Turn.Status.AWAITING_INPUT)
     for turn in Turn.objects.filter(status__in=conducted).select_related("conversation"):
-        conductor_host, _, pid_text = turn.conducted_by.rpartition(":")
-        dead = conductor_host == host and pid_text.isdigit() and not _process_alive(int(pid_text))
+        dead = holder_died_here(turn.conducted_by)
         stale = bool(running_longer_than and turn.started_at and timezone.now() - turn.started_at > running_longer_than)
         if not (dead or stale):
             continue
@@ -388,6 +375,11 @@ def turns_reconcile_interrupted(*, running_longer_than: dt.timedelta | None = No
             turn.refresh_from_db()
             ended.append(turn)
     return ended
+
+
+def turn_end_interrupted(*, turn_id: int, message: str = INTERRUPTED_MESSAGE) -> bool:
+    """End a conducted turn whose process is gone (a reclaimed batch's, say) as interrupted; whether it ended."""
+    return _end_stopped(turn_id, message)
 
 
 def _end_stopped(turn_id: int, message: str) -> bool:

@@ -207,6 +207,9 @@ METNOS_OUTBOX_RESEND_SECONDS = env_int("METNOS_OUTBOX_RESEND_SECONDS", 120, mini
 METNOS_LRE_ENABLED = env_bool("METNOS_LRE_ENABLED", True)
 METNOS_LRE_HANDOFF_ITEMS = env_int("METNOS_LRE_HANDOFF_ITEMS", 200, minimum=1)
 METNOS_LRE_BATCH_SIZE = env_int("METNOS_LRE_BATCH_SIZE", 25, minimum=1, maximum=10_000)
+# A running batch holds a lease this long, renewed by its worker a third of the way through;
+# the reaper (every METNOS_LRE_RECLAIM_SECONDS, read in metnos_site/celery.py) takes an expired one back.
+METNOS_LRE_LEASE_SECONDS = env_int("METNOS_LRE_LEASE_SECONDS", 60, minimum=3, maximum=3600)
 # How long a step sent to a paired device waits for the device's answer.
 METNOS_DEVICE_STEP_TIMEOUT = env_int("METNOS_DEVICE_STEP_TIMEOUT", 600, minimum=5, maximum=3600)
 

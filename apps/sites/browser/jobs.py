@@ -45,11 +45,11 @@ from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.core.background_watch import BackgroundWatch
 from apps.core.enqueue import enqueue_after_commit
 from apps.core.redaction import redact_value, secret_register, secrets_redacted
 from apps.runtime.tiers.client import ModelUsage, counting_into
 from apps.runtime.tiers.config import ModelTier
-from apps.sites.browser.session_watch import BackgroundWatch
 from apps.sites.browser.sessions import (
     BrowserSession,
     BrowserUnavailable,

@@ -14,14 +14,14 @@ may not touch the database) and:
 from __future__ import annotations
 
 import logging
-import threading
 import time
 import uuid
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING
 
 from django.db import DatabaseError, connection
 from django.utils import timezone
 
+from apps.core.background_watch import BackgroundWatch
 from apps.sites.browser.processes import browser_kill
 from apps.sites.browser.slots import LeaseState, lease_renew, lease_state
 from apps.sites.limits import BROWSER_CLOSE_CHECK_EVERY, BROWSER_CLOSE_GRACE, BROWSER_LEASE_RENEW_EVERY
@@ -32,27 +32,6 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 _GRACE_SECONDS = BROWSER_CLOSE_GRACE.total_seconds()
-
-
-class BackgroundWatch:
-    """A daemon thread beside a session or a job, doing its database work; started and stopped by its owner."""
-
-    thread_name = "metnos-watch"
-
-    def __init__(self) -> None:
-        self._stopping = threading.Event()
-        self._thread = threading.Thread(target=self._run, name=self.thread_name, daemon=True)
-
-    def start(self) -> Self:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._stopping.set()
-        self._thread.join(timeout=10)
-
-    def _run(self) -> None:
-        raise NotImplementedError
 
 
 class SessionWatch(BackgroundWatch):

@@ -21,6 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from apps.accounts.models import User
+from apps.core.processes import holder_died_here
 from apps.sites.limits import BROWSER_LEASE_LIFETIME, BROWSER_LEASE_RENEW_EVERY, MAX_CONCURRENT_BROWSER_SESSIONS
 from apps.sites.models import BrowserSessionLease
 
@@ -171,17 +172,8 @@ def leases_close_for_owner(*, owner: User) -> tuple[int, int]:
 def leases_reconcile_dead_holders() -> int:
     """Free the slots of processes on this host that no longer exist (a worker killed outright)."""
     host = socket.gethostname()
-    dead = []
-    for lease_id, holder in BrowserSessionLease.objects.filter(holder__startswith=f"{host}:").values_list(
-        "id", "holder"
-    ):
-        pid = int(holder.rsplit(":", 1)[1])
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            dead.append(lease_id)
-        except PermissionError:
-            continue
+    holders = BrowserSessionLease.objects.filter(holder__startswith=f"{host}:").values_list("id", "holder")
+    dead = [lease_id for lease_id, holder in holders if holder_died_here(holder)]
     return BrowserSessionLease.objects.filter(id__in=dead).delete()[0] if dead else 0
 
 
