@@ -55,9 +55,15 @@ def held_by(token: str) -> Q:
     return Q(lease_holder=token)
 
 
-def stalled_since(now: dt.datetime | None = None) -> dt.datetime:
-    """A running batch whose last heartbeat is older than this has missed at least one renewal."""
-    return (now or timezone.now()) - 2 * renew_every()
+def lease_stalled(heartbeat_at: dt.datetime | None, expires_at: dt.datetime | None, now: dt.datetime) -> bool:
+    """Whether a running batch's worker missed at least one renewal of its lease.
+
+    Judged from the lease the worker took (its length is the gap between its
+    last heartbeat and its expiry), so any reader agrees whatever its own settings.
+    """
+    if heartbeat_at is None or expires_at is None:
+        return False
+    return now > heartbeat_at + (expires_at - heartbeat_at) * 2 / 3
 
 
 class LeaseWatch(BackgroundWatch):

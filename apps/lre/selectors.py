@@ -21,7 +21,7 @@ from django.utils import timezone
 from apps.accounts.models import User
 from apps.core.tenancy import get_owned_or_404, owned_rows
 from apps.lre.batching import lre_enabled
-from apps.lre.leases import stalled_since
+from apps.lre.leases import lease_stalled
 from apps.lre.models import LreBatch, LreEvent, LreJob, LrePhase
 
 ESTIMATE_MIN_RESULTS = 3
@@ -106,9 +106,10 @@ def job_progress(*, job: LreJob, now: dt.datetime | None = None) -> JobProgress:
     stale = job.status == LreJob.Status.RUNNING and now - last_activity > STALE_AFTER
     stalled = 0
     if counts.get(LreBatch.Status.RUNNING):
-        stalled = LreBatch.objects.filter(
-            job=job, owner_id=job.owner_id, status=LreBatch.Status.RUNNING, heartbeat_at__lt=stalled_since(now)
-        ).count()
+        leases = LreBatch.objects.filter(job=job, owner_id=job.owner_id, status=LreBatch.Status.RUNNING)
+        stalled = sum(
+            lease_stalled(beat, expiry, now) for beat, expiry in leases.values_list("heartbeat_at", "lease_expires_at")
+        )
     total = current.total_batches if current is not None else None
     percent = round(100 * phase_done / total) if total else None
     estimate, reason = _estimate(job, current, phase_done, stale, stalled, now)

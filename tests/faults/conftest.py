@@ -123,16 +123,26 @@ class Stack:
     prefix: str = field(default_factory=lambda: f"metnos-fault-{uuid.uuid4().hex[:8]}")
 
     def start_worker(
-        self, queues: str = "default,browser,batch", *, probe_executors: bool = False, database_url: str = ""
+        self,
+        queues: str = "default,browser,batch",
+        *,
+        probe_executors: bool = False,
+        database_url: str = "",
+        name: str = "worker",
+        beat: bool = False,
+        env: dict[str, str] | None = None,
     ) -> None:
+        """Start a worker process named ``name`` (with ``beat``, it also runs the periodic schedule)."""
         command = [
             sys.executable, "-m", "celery", "-A", "metnos_site", "worker", "-Q", queues, "-c", "2",
             "-n", f"fault-{uuid.uuid4().hex[:8]}@%h", "--without-mingle", "--without-gossip", "-l", "WARNING",
         ]  # fmt: skip
+        if beat:
+            command += ["--beat", "--schedule", str(self.folder / f"{name}-beat-schedule")]
         extra = {"METNOS_TEST_PROBE_EXECUTORS": "true"} if probe_executors else {}
         if database_url:
             extra["DATABASE_URL"] = database_url
-        self.processes["worker"] = self._spawn("worker", command, **extra)
+        self.processes[name] = self._spawn(name, command, **extra, **(env or {}))
 
     def start_server(self) -> None:
         port = _free_port()
@@ -149,9 +159,9 @@ class Stack:
         except OSError:
             return False
 
-    def kill_worker(self) -> None:
+    def kill_worker(self, name: str = "worker") -> None:
         """``kill -9`` the worker and its pool's children, as a machine losing it would."""
-        process = self.processes.pop("worker")
+        process = self.processes.pop(name)
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
 
