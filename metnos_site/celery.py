@@ -17,8 +17,6 @@ import os
 from celery import Celery
 from kombu import Queue
 
-from metnos_site.settings.env import env_int
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "metnos_site.settings")
 
 QUEUE_DEFAULT = "default"
@@ -29,8 +27,9 @@ ALL_QUEUES = (QUEUE_DEFAULT, QUEUE_BROWSER, QUEUE_BATCH)
 # How often confirmations past their deadline are expired and their turns ended
 # (a decision checks the deadline itself, so this only bounds how long a page shows one as expired).
 CONSENTS_EXPIRE_EVERY_SECONDS = 60.0
-# How often running batches whose lease expired are taken back (apps/lre/reaper.py).
-LRE_RECLAIM_EVERY_SECONDS = float(env_int("METNOS_LRE_RECLAIM_SECONDS", 15, minimum=1, maximum=3600))
+# How often running batches whose lease expired are taken back (apps/lre/reaper.py). Read here, before
+# Django's settings load (importing them would run them too early); the settings validate the same variable.
+LRE_RECLAIM_EVERY_SECONDS = float(os.environ.get("METNOS_LRE_RECLAIM_SECONDS", "").strip() or 15)
 # Tasks are named by string: this module loads before Django's apps. A run no worker took
 # within one interval is dropped; the next one does the same work.
 BEAT_SCHEDULE = {

@@ -210,6 +210,7 @@ METNOS_LRE_BATCH_SIZE = env_int("METNOS_LRE_BATCH_SIZE", 25, minimum=1, maximum=
 # A running batch holds a lease this long, renewed by its worker a third of the way through;
 # the reaper (every METNOS_LRE_RECLAIM_SECONDS, read in metnos_site/celery.py) takes an expired one back.
 METNOS_LRE_LEASE_SECONDS = env_int("METNOS_LRE_LEASE_SECONDS", 60, minimum=3, maximum=3600)
+METNOS_LRE_RECLAIM_SECONDS = env_int("METNOS_LRE_RECLAIM_SECONDS", 15, minimum=1, maximum=3600)
 # How long a step sent to a paired device waits for the device's answer.
 METNOS_DEVICE_STEP_TIMEOUT = env_int("METNOS_DEVICE_STEP_TIMEOUT", 600, minimum=5, maximum=3600)
 
