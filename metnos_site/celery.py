@@ -29,7 +29,9 @@ ALL_QUEUES = (QUEUE_DEFAULT, QUEUE_BROWSER, QUEUE_BATCH)
 CONSENTS_EXPIRE_EVERY_SECONDS = 60.0
 # How often running batches whose lease expired are taken back (apps/lre/reaper.py). Read here, before
 # Django's settings load (importing them would run them too early); the settings validate the same variable.
-LRE_RECLAIM_EVERY_SECONDS = float(os.environ.get("METNOS_LRE_RECLAIM_SECONDS", "").strip() or 15)
+_reclaim_every = os.environ.get("METNOS_LRE_RECLAIM_SECONDS", "").strip()
+# An invalid value is reported by the settings, with the variable's name, as they load.
+LRE_RECLAIM_EVERY_SECONDS = float(_reclaim_every) if _reclaim_every.isdigit() and int(_reclaim_every) > 0 else 15.0
 # Tasks are named by string: this module loads before Django's apps. A run no worker took
 # within one interval is dropped; the next one does the same work.
 BEAT_SCHEDULE = {
