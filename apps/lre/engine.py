@@ -5,9 +5,11 @@ atomically, that the job may still start work: the engine is enabled, the
 job is neither paused nor waiting for attention, the owner is active and
 every executor of the job is still admitted with the signature it had when
 the job was created. A batch is claimed with a conditional update, so two
-workers never run the same batch. Each batch runs its step through the
-runtime's invocation boundary, recorded on a turn of its own linked to the
-turn that handed the work off.
+workers never run the same batch, and under a lease its worker renews
+(:mod:`apps.lre.leases`): a dead worker's batch is taken back by the reaper
+(:mod:`apps.lre.reaper`), and a result is kept only while its lease holds.
+Each batch runs its step through the runtime's invocation boundary,
+recorded on a turn of its own linked to the turn that handed the work off.
 
 How an outcome is kept:
 

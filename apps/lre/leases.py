@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import secrets
-import threading
 from typing import Any
 
 from django.conf import settings
@@ -35,7 +34,7 @@ def lease_duration() -> dt.timedelta:
 
 
 def renew_every() -> dt.timedelta:
-    """A lease is renewed a third of the way through: two renewals may fail before it expires."""
+    """A lease is renewed a third of the way through: one renewal may fail without losing it."""
     return lease_duration() / 3
 
 
@@ -67,7 +66,7 @@ def lease_stalled(heartbeat_at: dt.datetime | None, expires_at: dt.datetime | No
 
 
 class LeaseWatch(BackgroundWatch):
-    """Beside a running batch, in its own thread: renews the lease and notices when it was lost.
+    """Beside a running batch, in its own thread: renews the lease, and stops renewing once it was taken back.
 
     The batch's thread is busy with its step; this thread does the lease's
     database work on a connection of its own, and tolerates a few failed
@@ -80,14 +79,12 @@ class LeaseWatch(BackgroundWatch):
         super().__init__()
         self.batch_id = batch_id
         self.token = token
-        self.lost = threading.Event()
 
     def _run(self) -> None:
         try:
             while not self._stopping.wait(renew_every().total_seconds()):
                 try:
-                    if not self.renew():
-                        self.lost.set()
+                    if not self.renew():  # taken back: the commit, fenced by the lease, will be refused
                         logger.warning("the lease of a running batch was taken back", extra={"batch": self.batch_id})
                         return
                 except DatabaseError:

@@ -57,17 +57,20 @@ def batches_reclaim(
     now = now or timezone.now()
     running = LreBatch.objects.filter(status=LreBatch.Status.RUNNING)
     expired = Q(lease_expires_at__lt=now) | Q(lease_expires_at__isnull=True, started_at__lt=now - lease_duration())
-    candidates = list(running.filter(expired).values_list("pk", "lease_holder"))
+    # Each is taken back only if still held as read: by the same lease, and still expired (not renewed since).
+    candidates = [
+        (pk, held_by(holder) & expired) for pk, holder in running.filter(expired).values_list("pk", "lease_holder")
+    ]
     if dead_here:
-        alive = running.exclude(expired).exclude(lease_holder="").values_list("pk", "lease_holder")
-        candidates += [(pk, holder) for pk, holder in alive if holder_died_here(holder)]
+        unexpired = running.exclude(expired).exclude(lease_holder="").values_list("pk", "lease_holder")
+        candidates += [(pk, held_by(holder)) for pk, holder in unexpired if holder_died_here(holder)]
     if not candidates:
         return []
     catalog = catalog or current_catalog()
-    return [pk for pk, holder in candidates if _reclaim(pk, holder, catalog)]
+    return [pk for pk, still_held in candidates if _reclaim(pk, still_held, catalog)]
 
 
-def _reclaim(batch_id: int, holder: str, catalog: Catalog) -> bool:
+def _reclaim(batch_id: int, still_held: Q, catalog: Catalog) -> bool:
     with transaction.atomic():
         batch = LreBatch.objects.select_related("phase", "job").get(pk=batch_id)
         job = batch.job
@@ -77,7 +80,7 @@ def _reclaim(batch_id: int, holder: str, catalog: Catalog) -> bool:
         to = LreBatch.Status.PENDING if again else LreBatch.Status.NEEDS_REVIEW
         error_class = "recoverable" if not effect_possible else "unknown"
         if not batch_transition(
-            batch=batch, to=to, expected=LreBatch.Status.RUNNING, where=held_by(holder),
+            batch=batch, to=to, expected=LreBatch.Status.RUNNING, where=still_held,
             error_class=error_class, error_code=WORKER_LOST, finished_at=timezone.now(), lease_expires_at=None,
         ):  # fmt: skip
             return False  # its worker renewed the lease or finished meanwhile
