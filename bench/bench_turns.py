@@ -1,7 +1,7 @@
 """Benchmark the fast-path turn overhead: request in → first executor invoked.
 
 Run: ``cd /work/main && .venv/bin/python bench/bench_turns.py`` (``--show-sql`` also lists
-the statements of one turn).
+the statements of one turn; ``--profile`` prints where the measured intervals spent their time).
 
 Target (issue 4, "Performance"): on SQLite (the embedded default), the
 overhead of a fast-path turn — from ``turn_submit`` receiving the request to
@@ -43,6 +43,8 @@ on the wall-time median, as the target says.
 
 from __future__ import annotations
 
+import cProfile
+import pstats
 import statistics
 import sys
 import time
@@ -110,8 +112,13 @@ def _run() -> int:
     owner = User.objects.create_user(username="bench-owner", password="bench-password-1234")  # noqa: S106
     conversation = Conversation.objects.create(owner=owner, title="benchmark")
 
+    profile = cProfile.Profile() if "--profile" in sys.argv else None
+
     def conducted_turn(expected_path: str) -> tuple[float, float]:
         """Wall time and the conducting thread's CPU time from the request to ``run()``."""
+        if profile is not None:
+            executor.on_enter = profile.disable
+            profile.enable()
         began, began_cpu = time.perf_counter(), time.thread_time()
         turn = turn_submit(owner=owner, text=REQUEST, conversation=conversation, enqueue=True)
         run_turn(turn.pk, owner.pk)  # what the worker runs when the broker delivers the task
@@ -174,6 +181,8 @@ def _run() -> int:
         f"baseline {base_cpu * 1e3:6.3f} ms; ratio {cpu / base_cpu:.1f}x"
     )
     print(f"SQL statements before the executor : {queries_before} (whole turn: {queries_total})")
+    if profile is not None:
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(40)
     passed = median < TARGET_SECONDS
     print(f"target: median < {TARGET_SECONDS * 1e3:.0f} ms; median {median * 1e3:.3f} ms {verdict(passed)}")
     return 0 if passed else 1
