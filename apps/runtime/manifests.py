@@ -129,6 +129,47 @@ class RequestForm:
 
 
 @dataclass(frozen=True)
+class RequestFrame:
+    """A kind of request an executor serves, by what it says rather than how (``apps/runtime/understanding``).
+
+    ``actions`` are the lexicon's action classes that ask for it ("obtain",
+    "list", "delete"…); ``subject`` is what the request must be about
+    ("documents", "credential", "session", or ``None`` for anything);
+    ``needs`` are the roles the request must give (a missing one gets a
+    question back naming it), ``optional`` roles are used when given.
+    ``plan`` is the plan to propose: a string argument ``"{role}"`` takes the
+    role's value (an optional role that is absent drops the argument), and
+    ``from_step`` numbers count from the frame's own first step;
+    ``"{previous}"`` is the last step of what the request asked before.
+    ``feeds`` says the plan's last step gives a collection a destination such
+    as a spreadsheet can take.
+    """
+
+    actions: frozenset[str]
+    plan: tuple[Mapping[str, Any], ...]
+    needs: tuple[str, ...] = ()
+    optional: tuple[str, ...] = ()
+    subject: str | None = "documents"
+    feeds: bool = False
+    continues: bool = False  # only after an earlier part of the request ("… and delete them")
+    # Executors whose earlier steps this frame's plan replaces when a request asks for both ("get every bill
+    # from <url> and save the PDFs": one collection that also saves them).
+    replaces: tuple[str, ...] = ()
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "actions": sorted(self.actions),
+            "subject": self.subject,
+            "needs": list(self.needs),
+            "optional": list(self.optional),
+            "plan": [dict(step) for step in self.plan],
+            "feeds": self.feeds,
+            "continues": self.continues,
+            "replaces": list(self.replaces),
+        }
+
+
+@dataclass(frozen=True)
 class Manifest:
     name: str
     purpose: str
@@ -146,6 +187,8 @@ class Manifest:
     # request that says one of them must use this executor (the guards ask for
     # a new proposal otherwise). English and Italian; see requested_actions.
     action_phrases: tuple[str, ...] = ()
+    # What requests this executor serves, whatever their wording (apps/runtime/understanding).
+    request_frames: tuple[RequestFrame, ...] = ()
 
     def __post_init__(self) -> None:
         validate_manifest(self)
@@ -173,6 +216,7 @@ class Manifest:
             ],
             # Only when declared, so the signature of a manifest without phrases is what it always was.
             **({"action_phrases": list(self.action_phrases)} if self.action_phrases else {}),
+            **({"request_frames": [frame.as_json() for frame in self.request_frames]} if self.request_frames else {}),
         }
 
     @functools.cached_property

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from apps.runtime.executor import ExecutionContext, StepResult
-from apps.runtime.manifests import Manifest, RequestForm, ResultShape
+from apps.runtime.manifests import Manifest, RequestForm, RequestFrame, ResultShape
 from apps.sites.services import web_sessions_close
 
 _CLOSE_PLAN = ({"tool": "close_web_sessions", "args": {}},)
@@ -25,6 +25,7 @@ CLOSE_WEB_SESSIONS_MANIFEST = Manifest(
         RequestForm(language="en", template="close [all] [the|my] (web|browser) sessions", slots={}, plan=_CLOSE_PLAN),
         RequestForm(language="it", template="chiudi [tutte] le sessioni (web|del browser)", slots={}, plan=_CLOSE_PLAN),
     ),
+    request_frames=(RequestFrame(actions=frozenset({"close"}), subject="session", plan=_CLOSE_PLAN),),
 )
 
 

@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 from django.urls import reverse
 
 from apps.runtime.executor import ExecutionContext, StepError, StepResult
-from apps.runtime.manifests import ArgSpec, ConsentSpec, Manifest, RequestForm, ResultShape
+from apps.runtime.manifests import ArgSpec, ConsentSpec, Manifest, RequestForm, RequestFrame, ResultShape
 from apps.vault.errors import CredentialInvalid, CredentialNotFound, VaultError
 from apps.vault.limits import MAX_LABEL_CHARS, MAX_ORIGIN_CHARS, MAX_USERNAME_CHARS
 from apps.vault.origins import normalise_origin
@@ -45,6 +45,14 @@ CREDENTIALS_LIST_MANIFEST: Final = Manifest(
         "origin": ArgSpec(type="string", max_length=MAX_ORIGIN_CHARS, description="Only credentials for this website."),
     },
     result=ResultShape(kind="collection", fields=METADATA_FIELDS),
+    request_frames=(
+        RequestFrame(
+            actions=frozenset({"list", "obtain", "read"}),
+            subject="credential",
+            optional=("origin",),
+            plan=({"tool": "credentials_list", "args": {"origin": "{origin}"}},),
+        ),
+    ),
     request_forms=(
         RequestForm(
             language="en",
@@ -99,6 +107,20 @@ CREDENTIALS_SAVE_MANIFEST: Final = Manifest(
         "username": ArgSpec(type="string", max_length=MAX_USERNAME_CHARS, description="The user name on the website."),
     },
     result=ResultShape(kind="value", fields=("form_url", "origin", "label")),
+    request_frames=(
+        RequestFrame(
+            actions=frozenset({"save_credential"}),
+            subject="credential",
+            needs=("origin",),
+            optional=("label", "username"),
+            plan=(
+                {
+                    "tool": "credentials_save",
+                    "args": {"origin": "{origin}", "label": "{label}", "username": "{username}"},
+                },
+            ),
+        ),
+    ),
     request_forms=(
         RequestForm(
             language="en",
@@ -154,6 +176,21 @@ CREDENTIALS_DELETE_MANIFEST: Final = Manifest(
     },
     result=ResultShape(kind="value", fields=("deleted", "origins")),
     consent=ConsentSpec(mode="confirm", shows=("action", "purpose", "destination", "consequences")),
+    request_frames=(
+        RequestFrame(
+            actions=frozenset({"delete"}),
+            subject="credential",
+            needs=("credential",),
+            plan=({"tool": "credentials_delete", "args": {"credential": "{credential}"}},),
+        ),
+        # "delete my password for https://bank.example": the credential of that website.
+        RequestFrame(
+            actions=frozenset({"delete"}),
+            subject="credential",
+            needs=("origin",),
+            plan=({"tool": "credentials_delete", "args": {"credential": "{origin}"}},),
+        ),
+    ),
     request_forms=(
         RequestForm(
             language="en",

@@ -25,7 +25,6 @@ from apps.runtime.paths.choice import choose_path
 from apps.runtime.paths.planner import MAX_PLANNING_REQUESTS, REFUSAL_MISSING_ACTION, propose_with_model
 from apps.runtime.paths.requested_actions import (
     RequestedAction,
-    forms_refusal,
     requested_actions,
     requested_actions_missing,
 )
@@ -40,7 +39,8 @@ SPREADSHEET = "create_files_spreadsheet"
 WITH_SPREADSHEET: dict[str, Any] = SPEC_PLAN
 FOUND_AND_READ: dict[str, Any] = {"steps": SPEC_PLAN["steps"][:3]}
 # No request form matches it, so a planning model (or nobody) plans it.
-MODEL_REQUEST = "Compare the prices of the PDF quotes in ~/Purchasing and create a summary table"
+# The frames cannot plan it (which fields to compare?), so with a planning model it goes to the model.
+MODEL_REQUEST = "Compare the quotes in ~/Purchasing and create a summary table"
 # Matches the summary-table form, whose {fields} slot swallows "and delete the old files".
 FORM_REQUEST_WITH_DELETION = (
     "Read the three quotes in the Purchasing folder, compare their prices and delete the old files, "
@@ -155,21 +155,21 @@ def test_unusable_action_phrases_are_refused(phrases: Any, problem: str) -> None
 
 
 @pytest.mark.django_db
-def test_request_form_that_leaves_out_a_requested_action_is_refused_naming_it(
+def test_a_request_understood_only_in_part_gets_a_question_and_runs_nothing(
     owner: User, purchasing: Path, settings: Any
 ) -> None:
+    # The request form's {fields} slot would swallow "and delete the old files"; the frames read the
+    # deletion, see it names no files, and ask instead of planning without it.
     settings.METNOS_MODEL_TIERS = {}
 
     turn = turn_conduct(turn=turn_submit(owner=owner, text=FORM_REQUEST_WITH_DELETION, enqueue=False))
 
     assert turn.status == Turn.Status.FAILED
-    assert turn.answer == forms_refusal((RequestedAction("delete_files", "delete the old files"),))
-    assert '"delete the old files" (delete_files)' in turn.answer
+    assert turn.answer == "Which files do you mean? Name them or the folder they are in."
     assert not StepRecord.objects.filter(turn=turn).exists()  # never a silent run without it
     assert not list(purchasing.glob("*.xlsx"))
     chosen = TraceEvent.objects.get(turn=turn, kind="path.chosen").data
-    assert chosen["error_codes"] == ["requested_tool_missing"]
-    assert "delete_files" in chosen["reason"]
+    assert chosen["error_codes"] == ["request_incomplete"]
 
 
 @pytest.mark.django_db

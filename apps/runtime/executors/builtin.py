@@ -1,4 +1,4 @@
-"""Registration of the executors that ship with Metnos, and their request forms."""
+"""Registration of the executors that ship with Metnos, and their request forms and frames."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from apps.runtime.executors import files as file_executors
 from apps.runtime.executors import records as record_executors
 from apps.runtime.executors.file_changes import DeleteFilesExecutor
 from apps.runtime.executors.request_forms import REQUEST_FORMS
+from apps.runtime.executors.request_frames import REQUEST_FRAMES
 from apps.runtime.executors.undo import UndoLastTurn
 from apps.runtime.extraction.model import configured_model_extractor
 from apps.runtime.plans.api import register_producer_rule
@@ -24,10 +25,13 @@ def register_builtin_executors() -> None:
         DeleteFilesExecutor(),
         UndoLastTurn(),
     ):
-        forms = REQUEST_FORMS.get(executor.manifest.name)
-        if forms:
+        forms = REQUEST_FORMS.get(executor.manifest.name, ())
+        frames = REQUEST_FRAMES.get(executor.manifest.name, ())
+        if forms or frames:
             executor.manifest = dataclasses.replace(
-                executor.manifest, request_forms=(*executor.manifest.request_forms, *forms)
+                executor.manifest,
+                request_forms=(*executor.manifest.request_forms, *forms),
+                request_frames=(*executor.manifest.request_frames, *frames),
             )
         register_executor(executor)
 

@@ -44,6 +44,8 @@ from apps.runtime.plans.api import PlanInvalid, validate_plan
 from apps.runtime.plans.cache_binding import time_bound_terms
 from apps.runtime.scratchpad import Scratchpad, scratchpad_for_turn
 from apps.runtime.tiers.client import ModelUsage
+from apps.runtime.understanding.frames import UNSUPPORTED_REASON
+from apps.runtime.understanding.proposer import depends_on_credentials, propose_from_frames, refusal_text
 
 _UNDO = re.compile(
     r"^\s*(?:please\s+)?(?:undo|revert|annulla|annullare|ripristina)\b(?:\s*(?:the|my|l'|l\u2019|il|la|lo|ultimo|ultima|last|latest|previous|turn|turno|action|azione|operazione|operation|request|richiesta))*\s*[.!]?\s*$",
@@ -96,6 +98,21 @@ def _fast_path_entry(*, owner_id: int, key: str) -> PlanCache | None:
         [owner_id, PlanCache.Kind.FAST_PATH, key],
     )
     return next(iter(rows), None)
+
+
+_TARGET_ARGS = ("url", "base_path", "paths", "save_documents_to", "credential", "origin")
+
+
+def _same_targets(form_plan: Mapping[str, Any], frames_plan: Mapping[str, Any]) -> bool:
+    """Whether a request form's plan has the frames' steps on the same targets (its own wording may differ)."""
+    form_steps, frame_steps = list(form_plan.get("steps", ())), list(frames_plan.get("steps", ()))
+    if [step.get("tool") for step in form_steps] != [step.get("tool") for step in frame_steps]:
+        return False
+    for form_step, frame_step in zip(form_steps, frame_steps, strict=True):
+        form_args, frame_args = form_step.get("args", {}), frame_step.get("args", {})
+        if any(form_args.get(name) != frame_args.get(name) for name in _TARGET_ARGS):
+            return False
+    return True
 
 
 def executor_signatures(plan: Mapping[str, Any], catalog: Catalog) -> dict[str, str]:
@@ -153,11 +170,31 @@ def choose_path(
             continue  # "today" in the request, a date fixed when the plan was made
         return PathChoice("autopath", plan, "a confirmed plan for a similar request", cache=cache, slots=slots)
 
+    # What the request says, in any wording (apps/runtime/understanding): the frames decide. A request
+    # form (one exact sentence) gives its own plan when it asks for the same steps, or speaks when the
+    # frames understood nothing.
+    understood = propose_from_frames(request, catalog, owner=turn.owner, turn_id=turn.pk)
+    if understood.forbidden:
+        return PathChoice("none", None, understood.reason, refusal=refusal_text(understood, "forbidden"),
+                          error_codes=("request_forbids",))  # fmt: skip
+    if understood.reason.startswith(UNSUPPORTED_REASON):
+        return PathChoice("none", None, understood.reason, refusal=refusal_text(understood, "unsupported"),
+                          error_codes=("outside_catalog",))  # fmt: skip
     try:
         proposal = propose_from_forms(request, catalog, owner=turn.owner, turn_id=turn.pk)
     except AmbiguousRequest as ambiguous:
-        return PathChoice("none", None, f"the request matches several capabilities differently ({ambiguous})")
+        if understood.plan is None:
+            return PathChoice("none", None, f"the request matches several capabilities differently ({ambiguous})")
+        proposal = None
     left_out = requested_actions_missing(proposal.plan, catalog, requested) if proposal is not None else ()
+    if understood.plan is not None:
+        if proposal is not None and not left_out and _same_targets(proposal.plan, understood.plan):
+            return PathChoice("proposal", proposal.plan, f"request form of {proposal.executor}", slots=proposal.slots)
+        if not requested_actions_missing(understood.plan, catalog, requested):
+            return PathChoice("proposal", understood.plan, understood.reason)
+    elif understood.question is not None and planning_tier() is None:
+        return PathChoice("none", None, understood.reason, refusal=understood.question,
+                          error_codes=("request_incomplete",))  # fmt: skip
     if proposal is not None and not left_out:
         return PathChoice("proposal", proposal.plan, f"request form of {proposal.executor}", slots=proposal.slots)
 
@@ -284,7 +321,7 @@ def plan_cache_store(*, turn: Turn, plan: Mapping[str, Any], catalog: Catalog, s
     a plan whose arguments were bound to the time it was made
     (:func:`time_bound_terms`).
     """
-    if forms_depend_on_credentials(turn.request_text, catalog):
+    if forms_depend_on_credentials(turn.request_text, catalog) or depends_on_credentials(turn.request_text, catalog):
         return
     if time_bound_terms(turn.request_text, plan):
         return  # bound to when it was made: reused later, it would answer another day's question

@@ -276,7 +276,7 @@ def _uses_credentials(plan: Mapping[str, Any], catalog: Catalog) -> bool:
     )
 
 
-def _credentials_granted(plan: Mapping[str, Any], catalog: Catalog, owner: User | None, turn_id: int | None) -> bool:
+def credentials_granted(plan: Mapping[str, Any], catalog: Catalog, owner: User | None, turn_id: int | None) -> bool:
     """Whether the mandate provider would grant every credential ``plan`` needs to ``owner`` (reads only)."""
     if owner is None or turn_id is None:
         return False
@@ -288,7 +288,7 @@ def _specificity(found: FormMatch, catalog: Catalog, owner: User | None, turn_id
     """2: uses credentials the owner would be granted; 1: uses none; 0: uses credentials not granted."""
     if not _uses_credentials(found.plan, catalog):
         return 1
-    return 2 if _credentials_granted(found.plan, catalog, owner, turn_id) else 0
+    return 2 if credentials_granted(found.plan, catalog, owner, turn_id) else 0
 
 
 def propose_from_forms(

@@ -36,7 +36,7 @@ from apps.sites.collection.budget import CollectionBudget, CollectionLedger
 from apps.sites.collection.delivery import deliver
 from apps.sites.collection.documents import DocumentFolderUnusable, DocumentSaver
 from apps.sites.collection.explore import CollectionRun, explore
-from apps.sites.collection.forms import DOCUMENTS_FORMS, RECORDS_FORMS
+from apps.sites.collection.forms import DOCUMENTS_FORMS, DOCUMENTS_FRAMES, RECORDS_FORMS, RECORDS_FRAMES
 from apps.sites.collection.preparation import SitePreparation
 from apps.sites.collection.reading import field_key
 from apps.sites.collection.scope import CollectionPlan, collection_plan
@@ -91,6 +91,7 @@ COLLECT_RECORDS_MANIFEST = Manifest(
     intelligence="agentic",
     placement="server",
     request_forms=RECORDS_FORMS,
+    request_frames=RECORDS_FRAMES,
 )
 
 COLLECT_DOCUMENTS_MANIFEST = Manifest(
@@ -115,6 +116,7 @@ COLLECT_DOCUMENTS_MANIFEST = Manifest(
     intelligence="agentic",
     placement="server",
     request_forms=DOCUMENTS_FORMS,
+    request_frames=DOCUMENTS_FRAMES,
 )
 
 

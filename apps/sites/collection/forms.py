@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from apps.runtime.manifests import RequestForm
+from apps.runtime.manifests import RequestForm, RequestFrame
 
 _PERIOD_URL = {"period": "text", "url": "url"}
 _WITH_FOLDER = {**_PERIOD_URL, "folder": "folder"}
@@ -68,4 +68,39 @@ def _forms(*, documents: bool) -> tuple[RequestForm, ...]:
 
 
 RECORDS_FORMS: tuple[RequestForm, ...] = _forms(documents=False)
+
+# The frames: any wording that asks to collect from a website (apps/runtime/understanding). The runtime
+# adds a sign-in first when the owner's vault holds a credential for the website, as for the forms.
+_COLLECT_ACTIONS = frozenset({"obtain", "extract", "make", "list", "record"})
+RECORDS_FRAMES: tuple[RequestFrame, ...] = (
+    RequestFrame(
+        actions=_COLLECT_ACTIONS,
+        needs=("url", "what"),
+        optional=("extra_fields",),
+        feeds=True,
+        plan=(
+            {"tool": "collect_site_records", "args": {"url": "{url}", "what": "{what}", "fields": "{extra_fields}"}},
+        ),
+    ),
+)
+DOCUMENTS_FRAMES: tuple[RequestFrame, ...] = (
+    RequestFrame(
+        actions=frozenset({"download"}),
+        needs=("url", "what", "target_folder"),
+        replaces=("collect_site_records",),
+        optional=("extra_fields",),
+        feeds=True,
+        plan=(
+            {
+                "tool": "collect_site_documents",
+                "args": {
+                    "url": "{url}",
+                    "what": "{what}",
+                    "save_documents_to": "{target_folder}",
+                    "fields": "{extra_fields}",
+                },
+            },
+        ),
+    ),
+)
 DOCUMENTS_FORMS: tuple[RequestForm, ...] = _forms(documents=True)

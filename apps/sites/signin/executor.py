@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from django.utils import timezone
 
 from apps.runtime.executor import ExecutionContext, InputSpec, Mandate, NoMandate, StepError, StepResult
-from apps.runtime.manifests import ArgSpec, Manifest, RequestForm, ResultShape
+from apps.runtime.manifests import ArgSpec, Manifest, RequestForm, RequestFrame, ResultShape
 from apps.sites.browser.sessions import BrowserSessionError, NavigationRefused, SessionEnded, outside_browser_loop
 from apps.sites.browser.slots import SessionRefused
 from apps.sites.browser.steps import INTERRUPTED, BrowserStep, browser_step_run, register_browser_step
@@ -70,6 +70,15 @@ SIGN_IN_MANIFEST = Manifest(
     request_forms=(
         RequestForm(language="en", template="(sign|log) in to {url}", slots={"url": "url"}, plan=_SIGN_IN_PLAN),
         RequestForm(language="it", template="accedi (a|al sito) {url}", slots={"url": "url"}, plan=_SIGN_IN_PLAN),
+    ),
+    request_frames=(
+        RequestFrame(
+            actions=frozenset({"sign_in"}),
+            subject=None,
+            needs=("url",),
+            optional=("credential",),
+            plan=({"tool": "sign_in", "args": {"url": "{url}", "credential": "{credential}"}},),
+        ),
     ),
 )
 
