@@ -165,7 +165,7 @@ def test_a_request_understood_only_in_part_gets_a_question_and_runs_nothing(
     turn = turn_conduct(turn=turn_submit(owner=owner, text=FORM_REQUEST_WITH_DELETION, enqueue=False))
 
     assert turn.status == Turn.Status.FAILED
-    assert turn.answer == "Which files do you mean? Name them or the folder they are in."
+    assert turn.answer == "That would touch a lot of files. Which folder or files exactly?"
     assert not StepRecord.objects.filter(turn=turn).exists()  # never a silent run without it
     assert not list(purchasing.glob("*.xlsx"))
     chosen = TraceEvent.objects.get(turn=turn, kind="path.chosen").data

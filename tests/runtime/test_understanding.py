@@ -104,7 +104,8 @@ def test_dont_forget_is_a_request_not_a_prohibition() -> None:
     [
         ("Collect all bills from 2026 into ~/Bills/2026.xlsx", "url"),
         ("Find my invoices", "folder"),
-        ("delete the old files", "files"),
+        ("delete the old files", "too_broad"),
+        ("Remove the receipts", "files"),
         ("Sign in to the website", "url"),
         ("Extract the fields from the invoices in ~/Invoices into ~/Invoices/x.xlsx", "fields"),
         (f"Download the 2026 invoices from {URL}", "target_folder"),
@@ -146,7 +147,7 @@ def test_italian_verbs_with_joined_pronouns_are_read() -> None:
 
 def test_a_later_part_uses_only_its_own_files_and_folders() -> None:
     # "delete the old files" must never delete what the first part read.
-    understood = _understood("Read the quotes in the Purchasing folder and delete the old files")
+    understood = _understood("Read the quotes in the Purchasing folder and delete the receipts")
 
     assert understood.plan is None and understood.missing == "files"
 

@@ -35,7 +35,7 @@ REQUEST_FRAMES: Mapping[str, tuple[RequestFrame, ...]] = {
         ),
         RequestFrame(
             actions=frozenset({"read"}),
-            needs=("previous", "refers_back"),
+            needs=("previous",),
             continues=True,
             plan=({"tool": "read_files", "args": {"from_step": "{previous}"}},),
         ),
@@ -64,7 +64,7 @@ REQUEST_FRAMES: Mapping[str, tuple[RequestFrame, ...]] = {
         # "read the invoices in ~/X and get me the total of each one": the fields of what was just read.
         RequestFrame(
             actions=_DATA,
-            needs=("fields", "previous", "refers_back"),
+            needs=("fields", "previous"),
             continues=True,
             plan=({"tool": "extract_entries", "args": {"from_step": "{previous}", "fields": "{fields}"}},),
             feeds=True,

@@ -19,7 +19,7 @@ from typing import Any
 
 from apps.runtime.manifests import RequestFrame
 from apps.runtime.understanding.reading import Part, Reading, read_request
-from apps.runtime.understanding.words import question_text
+from apps.runtime.understanding.words import question_text, scan
 
 _ROLE = re.compile(r"\{([a-z_]+)\}")
 MAX_UNDERSTOOD_CHARS = 2_000
@@ -70,9 +70,18 @@ def understand(text: str, manifests: Mapping[str, Any], language: str | None = N
     feeds = False
     sheet = _sheet_path(reading)
     sheet_added = False
+    last_action: str | None = None
     for part in positive:
         if part.action == "record" and steps:
             continue  # its fields went to the collection ("… and also record the due date")
+        if steps and part.action == last_action and not _gives_own_roles(reading, part):
+            continue  # "go through the files in ~/Notes and read them out": the same action, said twice
+        last_action = part.action
+        if part.action == "delete" and _too_broad(reading, part):
+            if reading.negation:
+                return Understanding(lang, forbidden=True, reason="the request forbids what it would need")
+            return Understanding(lang, question=question_text("too_broad", lang), missing="too_broad",
+                                 reason="the deletion is too broad to guess", roles=reading.roles)  # fmt: skip
         roles = _own_roles(reading, part, previous=len(steps))
         if steps and _absorbed_by_sheet(part, reading, sheet, feeds):
             continue  # "… and put them in ~/x.xlsx": the spreadsheet, added below
@@ -85,6 +94,8 @@ def understand(text: str, manifests: Mapping[str, Any], language: str | None = N
         if chosen is None:
             return Understanding(lang, reason=f"no capability serves the action {part.action!r} here",
                                  roles=reading.roles)  # fmt: skip
+        if chosen.missing and steps and _restates(reading, part):
+            continue  # "open ~/x.pdf and tell me what it says": nothing more to do than what came before
         if chosen.missing:
             if reading.negation:
                 return Understanding(lang, forbidden=True, reason="the request forbids what it would need")
@@ -151,9 +162,28 @@ def _own_roles(reading: Reading, part: Part, *, previous: int) -> dict[str, Any]
     return roles
 
 
+def _restates(reading: Reading, part: Part) -> bool:
+    return part.action in {"obtain", "list", "read"} and not _gives_own_roles(reading, part)
+
+
+def _gives_own_roles(reading: Reading, part: Part) -> bool:
+    end = part.start + len(part.words)
+    return any(part.start <= index < end for name, index in reading.where.items() if name != "refers_back")
+
+
+def _too_broad(reading: Reading, part: Part) -> bool:
+    """A deletion of "the old stuff", "everything in my files", the whole home folder: never guessed."""
+    if reading.roles.get("folder") == "~" and "files" not in reading.roles:
+        return True
+    return (
+        bool(scan(part.words, "vague_qualifiers")) and "files" not in reading.roles and "pattern" not in reading.roles
+    )
+
+
 def _absorbed_by_sheet(part: Part, reading: Reading, sheet: str | None, feeds: bool) -> bool:
     """A later part that only names the spreadsheet ("… and list them in ~/x.xlsx") is the spreadsheet."""
-    if not feeds or sheet is None or part.action not in {"list", "make", "obtain", "download", "record", "extract"}:
+    absorbing = {"list", "make", "obtain", "download", "record", "extract", "delete"}  # "… poi buttale in un foglio"
+    if not feeds or sheet is None or part.action not in absorbing:
         return False
     end = part.start + len(part.words)
     own = {name for name, index in reading.where.items() if part.start <= index < end}
@@ -186,7 +216,11 @@ def _add_sheet(steps: list[dict[str, Any]], executors: list[str], frames: Sequen
 
 def _sheet_path(reading: Reading) -> str | None:
     if "sheet" in reading.roles:
-        return str(reading.roles["sheet"])
+        sheet = str(reading.roles["sheet"])
+        folder = reading.roles.get("folder") or reading.roles.get("target_folder")
+        if not sheet.startswith(("~", "/")) and folder:
+            return f"{str(folder).rstrip('/')}/{sheet}"  # "a spreadsheet called "Receipts 2026.xlsx" in that folder"
+        return sheet
     if reading.roles.get("sheet_named"):
         return _default_sheet(reading)
     return None

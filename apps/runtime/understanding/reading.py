@@ -115,17 +115,66 @@ def read_request(text: str, language: str | None = None) -> Reading:
     words = tokens(text, language)
     reading = Reading(text=text, language=language, words=words, parts=[])
     reading.question = text.rstrip().endswith("?") or bool(words and words[0].norm in _QUESTION_STARTS)
-    tags = _action_tags(words)
+    # A prohibition phrase that starts with an action word is the prohibition ("forget about downloading").
+    negations = scan(words, "negation")
+    tags = [tag for tag in _action_tags(words)
+            if not any(start == tag[0] and end > tag[1] for start, end, _ in negations)]  # fmt: skip
     reading.unsupported = _unsupported(words)
     reading.parts = _parts(words, tags)
     _negations(reading)
+    previous: Part | None = None
     for part in reading.parts:
         part.subject = _subject(part.words)
-        if part.subject == "credential" and reading.question and part.action in {None, "download", "obtain"}:
+        asks = _asks(part)
+        inherits = previous is not None and part.subject == "documents" and previous.subject != "documents"
+        if inherits and scan(part.words, "back_references") and not any(word.entity for word in part.words):
+            part.subject = previous.subject if previous else part.subject  # "… and delete the one called Old Bank"
+        if part.action == "close" and part.subject == "documents" and not any(word.entity for word in part.words):
+            part.subject = "session"  # "… then close everything down": what a plan can close is the browser
+        if part.subject == "credential" and part.action in {None, "download", "obtain"} and asks:
             # "Which credentials do I have for …?", "Ho una password salvata per …?": a question lists.
             part.action, part.negated = "list", False
+        elif part.subject == "credential" and part.action in {"download", "record", "make"} and not asks:
+            part.action = "save_credential"  # "store a login for …", "aggiungi un accesso per …"
+        elif (
+            part.subject == "credential"
+            and part.action is None
+            and scan(part.words, "use_words")
+            and any(word.entity is not None and word.entity.kind == "url" for word in part.words)
+        ):
+            part.action = "sign_in"  # "use my Enel login on https://…"
+        if part.action is not None:
+            previous = part
+    _last_parts_last(reading)
+    if not reading.positive() and not reading.negation:
+        _verbless(reading)
     _roles(reading)
     return reading
+
+
+def _asks(part: Part) -> bool:
+    """Whether a part is a question: it ends with "?" or opens with a question word."""
+    words = [word for word in part.words if word.norm not in _SPLITTERS and word.norm not in {",", "."}]
+    return bool(words) and (words[-1].norm == "?" or words[0].norm in _QUESTION_STARTS)
+
+
+def _last_parts_last(reading: Reading) -> None:
+    """A part that says it comes last ("don't forget to close the sessions afterwards: …") goes last."""
+    later = [part for part in reading.parts if part.action is not None and scan(part.words, "ordering_last")]
+    if later and len(reading.positive()) > 1:
+        reading.parts = [part for part in reading.parts if part not in later] + later
+
+
+def _verbless(reading: Reading) -> None:
+    """ "Into ~/x.csv: supplier and total of every invoice in ~/Purchasing": fields, a source and a spreadsheet
+    with no verb ask for the spreadsheet; "In the Receipts folder, what have I got?" asks for a list."""
+    words = reading.words
+    has_source = any(word.entity is not None and word.entity.kind in {"path", "file"} for word in words)
+    if not reading.parts:
+        return
+    part = max(reading.parts, key=lambda candidate: len(candidate.words))
+    if _fields(words) and has_source and (_makes_something(words)):
+        part.action, part.action_at, part.action_end = "make", 0, 0
 
 
 def _action_tags(words: Sequence[Token]) -> list[tuple[int, int, str]]:
@@ -137,6 +186,7 @@ def _unsupported(words: Sequence[Token]) -> list[str]:
     # "call it Acme", "files named …", "che si chiamano …" name things; they ask for nothing.
     naming = {index for group in ("naming", "pattern_markers") for start, end in _find(words, group)
               for index in range(start, end)}  # fmt: skip
+    naming |= {index for start, end, _ in scan(words, "fields", as_written=True) for index in range(start, end)}
     return [key for start, end, key in scan(words, "unsupported") if not naming & set(range(start, end))]
 
 
@@ -272,8 +322,10 @@ def _roles(reading: Reading) -> None:
         roles["fields"] = fields
         reading.where["fields"] = _first_field(words)
     _what(reading)
-    if "what" not in roles and any(part.action in {"obtain", "download"} for part in reading.positive()):
+    if "what" not in roles and ("url" in roles or any(part.action in {"obtain", "download"}
+                                                       for part in reading.positive())):  # fmt: skip
         _object_phrase(reading)
+    _period_after_source(reading)
     _extra_fields(reading)
     _back_references(reading)
     _credential_roles(reading)
@@ -340,14 +392,26 @@ def _pattern_roles(reading: Reading) -> None:
             roles["pattern"] = f"*.{entity.value}"
             reading.where["pattern"] = index
             return
-    for start, _, kind in scan(words, "file_type_words"):
-        roles["pattern"] = f"*.{kind}"
+    for start, _, file_type in scan(words, "file_type_words"):
+        roles["pattern"] = f"*.{file_type}"
         reading.where["pattern"] = start
-        return
+        break
+    kind = roles.get("pattern")
     for _, end in _find(words, "pattern_markers"):
         if end < len(words) and words[end].entity is None and words[end].norm.isalnum():
-            value = words[end].text
-            roles["pattern"] = value if "*" in value else value + "*"
+            # As written up to the next space: "INV-2026", "test-", "bozza".
+            value = reading.text[words[end].start :].split(None, 1)[0].rstrip(",;:!?.'\"")
+            value = value if "*" in value else value + "*"
+            roles["pattern"] = value + kind[1:] if isinstance(kind, str) and kind.startswith("*.") else value
+            reading.where.setdefault("pattern", end)
+            return
+    for start, _ in _find(words, "name_contains"):
+        quoted = [(index, word) for index, word in enumerate(words[:start]) if word.entity is not None
+                  and word.entity.kind == "quoted"]  # fmt: skip
+        if quoted:
+            index, word = quoted[-1]
+            roles["pattern"] = f"*{word.entity.value if word.entity else word.text}*"
+            reading.where.setdefault("pattern", index)
             return
 
 
@@ -410,6 +474,25 @@ def _back_references(reading: Reading) -> None:
             return
 
 
+def _period_after_source(reading: Reading) -> None:
+    """ "the credit notes from <url> for 2025": the period said after the website belongs to what is collected."""
+    what, words = reading.roles.get("what"), reading.words
+    if not isinstance(what, str) or "url" not in reading.where:
+        return
+    start = reading.where["url"] + 1
+    end = start
+    while end < len(words) and words[end].entity is None and words[end].norm not in {",", ";", ".", "!", "?", ":"}:
+        if words[end].norm in _SPLITTERS or (
+            scan(words[end : end + 3], "actions")[:1] and scan(words[end : end + 3], "actions")[0][0] == 0
+        ):
+            break
+        end += 1
+    tail = words[start:end]
+    has_period = any(re.fullmatch(r"(19|20)\d\d", word.norm) for word in tail) or scan(tail, "period_words")
+    if tail and has_period:
+        reading.roles["what"] = what + " " + reading.text[tail[0].start : tail[-1].end]
+
+
 def _object_phrase(reading: Reading) -> None:
     """When no phrase follows the action ("into ~/x.xlsx, all the 2026 invoices from <url>: collect them"),
     the phrase around the first object the request names, up to what bounds it."""
@@ -456,7 +539,9 @@ def _credential_roles(reading: Reading) -> None:
         roles["credential"] = label
     for _, end in _find(words, "naming"):
         if end < len(words) and words[end].entity is None and words[end].norm not in _STOP_LABEL:
-            roles["label"] = words[end].text
+            roles["label"] = _name_from(reading, end)
+            if words[end].capitalised:
+                roles.setdefault("credential", roles["label"])
     for _, end in _find(words, "username_words"):
         if end < len(words):
             candidate = words[end]
@@ -470,6 +555,15 @@ def _credential_roles(reading: Reading) -> None:
         roles.pop("credential")
 
 
+def _name_from(reading: Reading, index: int) -> str:
+    """A name as written from ``index``: its capitalised words together ("Old Bank", "Vecchia Banca")."""
+    words = reading.words
+    end = index + 1
+    while end < len(words) and words[end].capitalised and words[end].entity is None and words[index].capitalised:
+        end += 1
+    return reading.text[words[index].start : words[end - 1].end]
+
+
 def _label_near(words: Sequence[Token]) -> str | None:
     """A capitalised name beside a credential word or after "with"/"con": "Acme", "la credenziale Enel"."""
     anchors = {index for start, end in _find(words, "credential_words") for index in range(start, end)}
@@ -477,6 +571,8 @@ def _label_near(words: Sequence[Token]) -> str | None:
     for index, word in enumerate(words):
         if index == 0 or not word.capitalised or word.entity is not None or word.norm in _STOP_LABEL:
             continue
+        if len(word.text) < 2:
+            continue  # "I"
         if not word.text[:1].isalpha() or word.norm in _LINKS:
             continue
         near_anchor = any(abs(index - anchor) <= 3 for anchor in anchors)

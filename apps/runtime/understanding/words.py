@@ -29,11 +29,13 @@ _DOMAIN = re.compile(
     re.IGNORECASE,
 )
 _PATH = re.compile(r"(?<![\w:/.])(?:~(?:/[^\s,;?!]*)?|/[^\s,;?!]+)")
+# A folder path written without "~/" ("the Invoices/2025 folder"): a capitalised name, then /parts.
+_RELATIVE_PATH = re.compile(r"(?<![\w:/.~-])[A-Z][\w-]*(?:/[\w.-]+)+")
 _FILE_NAME = re.compile(r"(?<![\w/.~-])[\w][\w.-]*\.(?:[a-z0-9]{2,5})(?![\w])", re.IGNORECASE)
 _GLOB = re.compile(r"(?<![\w/~])[\w.-]*\*[\w.*-]*")
 _EXTENSION = re.compile(r"(?<![\w/~*])\.([a-z0-9]{2,5})\b", re.IGNORECASE)
-_QUOTED = re.compile(r"[\"“«]([^\"”»]{1,200})[\"”»]")
-_WORD = re.compile(r"[\w]+(?:'(?=\w))?|'|[,;:.!?]")
+_QUOTED = re.compile(r"[\"“«]([^\"”»]{1,200})[\"”»]|(?<![\w'])'([^'\s][^']{0,98})'(?![\w'])")
+_WORD = re.compile(r"[\w]+(?:'(?=\w))?|'|->|[,;:.!?\u2014\u2013]")
 _ELISION = re.compile(r"^(l|dell|dall|nell|sull|all|un|d|c|quell|quest|coll)'$")
 _TRAILING = ".,;:!?)"
 KNOWN_EXTENSIONS = frozenset({"pdf", "xlsx", "xls", "csv", "ods", "txt", "html", "htm", "docx", "doc", "json", "tmp",
@@ -60,9 +62,14 @@ class Token:
     entity: Entity | None = None
     capitalised: bool = False
     bare: str = ""  # an Italian verb without its joined pronouns ("leggili" → "leggi"), else ""
+    fixed: str = ""  # the lexicon's word one typo away ("lsit" → "list"), for words the lexicon lacks
 
     def means(self, word: str) -> bool:
-        return word in (self.norm, self.lemma) or (bool(self.bare) and word == self.bare)
+        return (
+            word in (self.norm, self.lemma)
+            or (bool(self.bare) and word == self.bare)
+            or (bool(self.fixed) and word == self.fixed)
+        )
 
 
 def plain(text: str) -> str:
@@ -97,7 +104,11 @@ def entities(text: str) -> list[Entity]:
         found.append(Entity(kind, value, start, end))
 
     for match in _QUOTED.finditer(text):
-        claim("quoted", match.start(), match.end(), match.group(1).strip())
+        value = (match.group(1) or match.group(2) or "").strip()
+        # A quoted path or file name is that path, spaces and all: "~/Downloads/statement copy (2).pdf".
+        named_file = "." in value and value.rsplit(".", 1)[-1].casefold() in KNOWN_EXTENSIONS
+        kind = "path" if value.startswith(("~", "/")) else "file" if named_file else "quoted"
+        claim(kind, match.start(), match.end(), value)
     for match in _URL.finditer(text):
         value = match.group(0).rstrip(_TRAILING)
         claim("url", match.start(), match.start() + len(value), value)
@@ -109,6 +120,9 @@ def entities(text: str) -> list[Entity]:
     for match in _PATH.finditer(text):
         value = match.group(0).rstrip(_TRAILING)
         claim("path", match.start(), match.start() + len(value), value)
+    for match in _RELATIVE_PATH.finditer(text):
+        value = match.group(0).rstrip(_TRAILING)
+        claim("path", match.start(), match.start() + len(value), "~/" + value)
     for match in _FILE_NAME.finditer(text):
         value = match.group(0).rstrip(_TRAILING)
         if value.rsplit(".", 1)[-1].casefold() in KNOWN_EXTENSIONS:
@@ -133,18 +147,86 @@ def tokens(text: str, language: str) -> list[Token]:
     return out
 
 
+def _word_spans(text: str, start: int, stop: int) -> list[tuple[int, int]]:
+    """Word and punctuation spans; Italian "c'è" stays one word (its "è" is no "e", "and")."""
+    spans: list[tuple[int, int]] = []
+    for match in _WORD.finditer(text, start, stop):
+        if plain(match.group(0)) == "'":
+            continue
+        if spans and plain(text[spans[-1][0] : spans[-1][1]]) == "c'" and plain(match.group(0)) == "e":
+            spans[-1] = (spans[-1][0], match.end())
+            continue
+        spans.append((match.start(), match.end()))
+    return spans
+
+
 def _words(text: str, start: int, stop: int, language: str) -> list[Token]:
     out: list[Token] = []
-    for match in _WORD.finditer(text, start, stop):
-        raw = match.group(0)
+    for word_start, word_end in _word_spans(text, start, stop):
+        raw = text[word_start:word_end]
         norm = plain(raw)
-        if norm == "'":
-            continue
+        bare = without_clitics(norm, language)
+        word_lemma = norm if _ELISION.match(norm) else lemma(norm, language)
+        fixed = typo_fixed(norm, language) if not bare else ""
         out.append(
-            Token(raw, norm, norm if _ELISION.match(norm) else lemma(norm, language), match.start(), match.end(),
-                  capitalised=raw[:1].isupper(), bare=without_clitics(norm, language))
+            Token(raw, norm, word_lemma, word_start, word_end, capitalised=raw[:1].isupper(), bare=bare,
+                  fixed=fixed)
         )  # fmt: skip
     return out
+
+
+_ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+
+
+@cache
+def _vocabulary(language: str) -> frozenset[str]:
+    """Every single word of the lexicon in ``language`` (and in lists for both), the words a typo is fixed to."""
+    words: set[str] = set()
+    for group, entry in lexicon().items():
+        if group in {"about", "version", "questions", "answers", "unsupported"} or not isinstance(entry, Mapping):
+            continue
+        for key, value in entry.items():
+            if isinstance(value, Mapping):
+                lists = [value.get(language, [])] if set(value) <= set(LANGUAGES) else list(value.values())
+            else:
+                lists = [value] if key == language or key not in LANGUAGES else []
+            for phrase_list in lists:
+                if isinstance(phrase_list, list):
+                    for phrase in phrase_list:
+                        words.update(_phrase_words(str(phrase)))
+    return frozenset(words)
+
+
+@cache
+def _known_words() -> frozenset[str]:
+    """Words that are right as they are, though the lexicon lacks them (object words among them)."""
+    from apps.records.objects import object_kinds
+
+    return frozenset(word for kind in object_kinds().values() for phrase in kind.all_words() for word in phrase.split())
+
+
+@lru_cache(maxsize=20_000)
+def typo_fixed(word: str, language: str) -> str:
+    """The one lexicon word of ``language`` a single typo away from ``word`` (a letter missing, extra, wrong or
+    swapped); nothing for a word the language's dictionary knows ("compare" is no "comprare")."""
+    vocabulary = _vocabulary(language)
+    if len(word) < 4 or not word.isalpha() or word in vocabulary or word in _known_words():
+        return ""
+    import simplemma
+
+    if simplemma.is_known(word, lang=language):
+        return ""
+    edits: set[str] = set()
+    for index in range(len(word) + 1):
+        head, tail = word[:index], word[index:]
+        if tail:
+            edits.add(head + tail[1:])
+            edits.update(head + letter + tail[1:] for letter in _ALPHABET)
+        if len(tail) > 1:
+            edits.add(head + tail[1] + tail[0] + tail[2:])
+        edits.update(head + letter + tail for letter in _ALPHABET)
+    found = sorted(edit for edit in edits & vocabulary if len(edit) >= 4)
+    return found[0] if len(found) == 1 else ""
 
 
 def without_clitics(word: str, language: str) -> str:
@@ -188,12 +270,8 @@ def keyed_phrases(group: str) -> tuple[tuple[tuple[str, ...], str], ...]:
 
 
 def _phrase_words(phrase: str) -> list[str]:
-    split: list[str] = []
-    for match in _WORD.finditer(plain(phrase)):
-        word = match.group(0)
-        if word != "'":
-            split.append(word)
-    return split
+    text = plain(phrase)
+    return [text[start:end] for start, end in _word_spans(text, 0, len(text))]
 
 
 @cache
@@ -223,7 +301,7 @@ def scan(words: Sequence[Token], group: str, *, as_written: bool = False) -> lis
     position = 0
     while position < len(words):
         token = words[position]
-        heads = (token.norm,) if as_written else (token.norm, token.lemma, token.bare)
+        heads = (token.norm,) if as_written else (token.norm, token.lemma, token.bare, token.fixed)
         candidates = sorted({pair for head in heads if head for pair in index.get(head, ())},
                             key=lambda pair: (-len(pair[0]), pair))  # fmt: skip
         for phrase, key in candidates:
