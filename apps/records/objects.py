@@ -38,6 +38,7 @@ class ObjectKind:
     words: Mapping[str, tuple[str, ...]]
     sections: Mapping[str, tuple[str, ...]]
     distinct_from: frozenset[str]
+    found_under: tuple[str, ...] = ()
 
     def all_words(self) -> tuple[str, ...]:
         return tuple(word for language in self.words for word in self.words[language])
@@ -67,6 +68,7 @@ def object_kinds() -> Mapping[str, ObjectKind]:
             words={lang: tuple(normalised(word) for word in words) for lang, words in entry["words"].items()},
             sections={lang: tuple(normalised(title) for title in titles) for lang, titles in entry["sections"].items()},
             distinct_from=frozenset(entry.get("distinct_from", ())),
+            found_under=tuple(entry.get("found_under", ())),
         )
     return kinds
 
@@ -96,6 +98,19 @@ def mentions_in_words(words: Iterable[str]) -> list[ObjectMention]:
                 taken[start : start + size] = [True] * size
                 found.append(ObjectMention(kind, " ".join(phrase), start, start + size))
     return sorted(found, key=lambda mention: mention.start)
+
+
+def words_on_websites(kind: str) -> tuple[str, ...]:
+    """Every word and section title a website may name ``kind`` by, in every language (route signals)."""
+    kinds = object_kinds()
+    found = kinds.get(kind)
+    if found is None:
+        return ()
+    words = [*found.all_words(), *found.all_sections()]
+    for other in found.found_under:
+        if other in kinds:
+            words.extend((*kinds[other].all_words(), *kinds[other].all_sections()))
+    return tuple(dict.fromkeys(words))
 
 
 def kinds_named(text: str) -> list[str]:

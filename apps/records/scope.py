@@ -34,28 +34,15 @@ user's own words, so that "all" and the period survive the plan.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 from apps.records.dates.periods import Period
 from apps.records.dates.reading import DateValue, UnreadableDate, parse_date
+from apps.records.objects import object_kinds
 from apps.records.vocabulary import FieldKind, classify_label
-
-# Nouns for the objects people collect, singular and plural, mapped to one name.
-OBJECT_NOUNS: dict[str, str] = {
-    "invoice": "invoice", "invoices": "invoice", "fattura": "invoice", "fatture": "invoice",
-    "bill": "bill", "bills": "bill", "bolletta": "bill", "bollette": "bill",
-    "receipt": "receipt", "receipts": "receipt", "ricevuta": "receipt", "ricevute": "receipt",
-    "statement": "statement", "statements": "statement", "estratto": "statement", "estratti": "statement",
-    "payslip": "payslip", "payslips": "payslip", "cedolino": "payslip", "cedolini": "payslip",
-    "order": "order", "orders": "order", "ordine": "order", "ordini": "order",
-    "contract": "contract", "contracts": "contract", "contratto": "contract", "contratti": "contract",
-    "document": "document", "documents": "document", "documento": "document", "documenti": "document",
-    "payment": "payment", "payments": "payment", "pagamento": "payment", "pagamenti": "payment",
-    "quote": "quote", "quotes": "quote", "preventivo": "quote", "preventivi": "quote",
-}  # fmt: skip
-_CREDIT_NOTE = re.compile(r"\b(credit notes?|note di credito|nota di credito)\b")
 
 CATEGORY_WORDS: dict[str, str] = {
     "electricity": "electricity", "electric": "electricity", "luce": "electricity", "elettricita": "electricity",
@@ -232,14 +219,26 @@ def _is_negated(text: str, position: int, end: int | None = None) -> bool:
 
 
 def _find_objects(tokens: Sequence[_Token], lowered: str) -> list[tuple[str, _Token]]:
-    found = [(OBJECT_NOUNS[token.lower], token) for token in tokens if token.lower in OBJECT_NOUNS]
-    credit = _CREDIT_NOTE.search(lowered)
-    if credit:
-        # "note di credito" / "credit notes" are their own object, not notes or credit.
-        found = [item for item in found if not (credit.start() <= item[1].start < credit.end())]
-        token = _Token(credit.group(0), credit.group(0), credit.start(), credit.end())
-        found.append(("credit_note", token))
-    return sorted(found, key=lambda item: item[1].start)
+    """The objects the request names, from the one vocabulary (``apps/records/lexicon/objects.json``).
+
+    The longest phrase wins at each place: "note di credito" is a credit note, not notes.
+    """
+    found: list[tuple[str, _Token]] = []
+    for match in _object_pattern().finditer(lowered):
+        kind = _OBJECT_BY_PHRASE[match.group(0)]
+        found.append((kind, _Token(match.group(0), match.group(0), match.start(), match.end())))
+    return found
+
+
+@functools.cache
+def _object_pattern() -> re.Pattern[str]:
+    phrases = sorted(_OBJECT_BY_PHRASE, key=len, reverse=True)
+    return re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(phrase) for phrase in phrases) + r")(?![\w'])")
+
+
+_OBJECT_BY_PHRASE: dict[str, str] = {
+    word: kind.name for kind in object_kinds().values() for word in kind.all_words() if len(word) > 2
+}
 
 
 def _is_filler(token: _Token, dated: Collection[int]) -> bool:

@@ -36,14 +36,14 @@ def test_all_asserted_for_the_object_is_a_complete_collection(request_text: str)
 
 def test_complete_list_of_the_object_is_a_complete_collection() -> None:
     scope = collection_scope("the complete list of bills for July–August 2026")
-    assert scope.object == "bill"
+    assert scope.object == "invoice"  # bills and invoices are one kind (apps/records/lexicon/objects.json)
     assert scope.complete
     assert _period("the complete list of bills for July–August 2026") == (dt.date(2026, 7, 1), dt.date(2026, 8, 31))
 
 
 def test_italian_complete_list() -> None:
     scope = collection_scope("l'elenco completo delle bollette di luglio-agosto 2026")
-    assert scope.object == "bill"
+    assert scope.object == "invoice"
     assert scope.complete
 
 
@@ -92,13 +92,13 @@ def test_a_negation_that_filters_the_items_does_not_negate_completeness(request_
         ("all 2026 invoices", "invoice"),
         ("collect all my 2026 invoices", "invoice"),
         ("every single invoice", "invoice"),
-        ("all July 2026 electricity bills", "bill"),
+        ("all July 2026 electricity bills", "invoice"),
         ("tutte le mie fatture 2026", "invoice"),
-        ("tutte le vecchie bollette", "bill"),
+        ("tutte le vecchie bollette", "invoice"),
         ("the complete invoice list for 2026", "invoice"),
-        ("the complete list of my 2026 electricity bills", "bill"),
+        ("the complete list of my 2026 electricity bills", "invoice"),
         ("il completo elenco delle fatture", "invoice"),
-        ("l'elenco completo delle bollette del 2026", "bill"),
+        ("l'elenco completo delle bollette del 2026", "invoice"),
         ("tutto l'archivio delle fatture", "invoice"),
     ],
 )
@@ -171,7 +171,7 @@ def test_constraints_spread_over_several_objects_are_not_applied() -> None:
 def test_category_applies_to_the_object() -> None:
     scope = collection_scope("all electricity bills from 2026")
     assert scope.categories == ("electricity",)
-    assert scope.object == "bill"
+    assert scope.object == "invoice"
     assert collection_scope("tutte le bollette della luce del 2026").categories == ("electricity",)
 
 

@@ -21,25 +21,9 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from apps.records.objects import words_on_websites
 from apps.records.scope import CollectionScope, collection_scope
 
-# How customer areas name the things people collect, Italian and English.
-# An invoice is usually called a bill on utility and telecom websites.
-_OBJECT_WORDS: dict[str, tuple[str, ...]] = {
-    "invoice": ("invoice", "invoices", "bill", "bills", "billing", "fattura", "fatture", "fatturazione",
-                "bolletta", "bollette"),
-    "bill": ("bill", "bills", "billing", "invoice", "invoices", "bolletta", "bollette", "fattura", "fatture",
-             "fatturazione"),
-    "credit_note": ("credit note", "credit notes", "nota di credito", "note di credito", "bills", "bollette"),
-    "receipt": ("receipt", "receipts", "ricevuta", "ricevute"),
-    "statement": ("statement", "statements", "estratto conto", "estratti conto"),
-    "payslip": ("payslip", "payslips", "cedolino", "cedolini"),
-    "order": ("order", "orders", "ordine", "ordini"),
-    "contract": ("contract", "contracts", "contratto", "contratti"),
-    "document": ("document", "documents", "documento", "documenti"),
-    "payment": ("payment", "payments", "pagamento", "pagamenti"),
-    "quote": ("quote", "quotes", "preventivo", "preventivi"),
-}  # fmt: skip
 # Fields an item needs when the request names none: without one of them a
 # list row is completed from its detail view, if it has one.
 DEFAULT_ITEM_FIELDS: tuple[tuple[str, ...], ...] = (
@@ -105,7 +89,8 @@ def collection_plan(
 ) -> CollectionPlan:
     """The plan for ``request``; ``fields`` adds fields named outside the sentence (a manifest argument)."""
     scope = collection_scope(request, today=today)
-    words = _OBJECT_WORDS.get(scope.object or "", ())
+    # How websites name the object, from the one vocabulary of objects (apps/records/lexicon/objects.json).
+    words = words_on_websites(scope.object or "")
     if scope.object and scope.object_text.casefold() not in words:
         words = (*words, scope.object_text.casefold())
     named = tuple(dict.fromkeys((*scope.fields, *fields)))
