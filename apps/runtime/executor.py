@@ -145,6 +145,14 @@ def mandate_for_plan(*, owner: User, turn_id: int, plan: Any, catalog: Catalog) 
     return _mandate_provider(owner=owner, turn_id=turn_id, plan=plan, catalog=catalog)
 
 
+def credentials_granted(plan: Any, catalog: Catalog, owner: User | None, turn_id: int | None) -> bool:
+    """Whether the mandate provider would grant every credential ``plan`` needs to ``owner`` (reads only)."""
+    if owner is None or turn_id is None:
+        return False
+    mandate = mandate_for_plan(owner=owner, turn_id=turn_id, plan=plan, catalog=catalog)
+    return mandate.allows("credentials.use") and not mandate.refusals
+
+
 InputKind = Literal["otp", "text"]
 InputStatus = Literal["answered", "declined", "expired", "cancelled", "unavailable"]
 

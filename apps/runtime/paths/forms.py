@@ -34,7 +34,7 @@ from functools import lru_cache
 from typing import Any
 
 from apps.accounts.models import User
-from apps.runtime.executor import Catalog, mandate_for_plan
+from apps.runtime.executor import Catalog, credentials_granted
 from apps.runtime.manifests import RequestForm
 
 _SLOT = re.compile(r"\{([a-z_]+)\}")
@@ -274,14 +274,6 @@ def _uses_credentials(plan: Mapping[str, Any], catalog: Catalog) -> bool:
         (manifest := catalog.manifest(str(step.get("tool")))) is not None and CREDENTIALS_USE in manifest.capabilities
         for step in plan.get("steps", ())
     )
-
-
-def credentials_granted(plan: Mapping[str, Any], catalog: Catalog, owner: User | None, turn_id: int | None) -> bool:
-    """Whether the mandate provider would grant every credential ``plan`` needs to ``owner`` (reads only)."""
-    if owner is None or turn_id is None:
-        return False
-    mandate = mandate_for_plan(owner=owner, turn_id=turn_id, plan=plan, catalog=catalog)
-    return mandate.allows(CREDENTIALS_USE) and not mandate.refusals
 
 
 def _specificity(found: FormMatch, catalog: Catalog, owner: User | None, turn_id: int | None) -> int:

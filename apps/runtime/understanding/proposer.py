@@ -13,8 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from apps.accounts.models import User
-from apps.runtime.executor import Catalog
-from apps.runtime.paths.forms import credentials_granted
+from apps.runtime.executor import Catalog, credentials_granted
 from apps.runtime.understanding.frames import Understanding, understand
 from apps.runtime.understanding.words import lexicon
 
