@@ -44,3 +44,39 @@ def test_two_ways_in_to_different_places_are_ambiguous(browser_page: Any, fixtur
 def test_no_signal_chooses_nothing(browser_page: Any, fixture_web: FixtureWeb) -> None:
     _, choice = _choice(browser_page, fixture_web, "no-signal.html")
     assert choice.kind == "none"
+
+
+@pytest.mark.parametrize(
+    ("page_name", "label"),
+    [
+        ("decoys.html", "Il mio account"),  # beside webmail, business, partner, registration and guest payment
+        ("brand.html", "MySolaria"),  # a brand name on the account's prefix, beside "Area Business"
+        ("authentication.html", "Authentication"),  # one entry among forty demonstration links
+        ("webmail-address.html", "Sign in"),  # "Log in" leads to the webmail host: another service's
+    ],
+)
+def test_the_accounts_entry_is_told_apart_from_other_services_on_the_website(
+    browser_page: Any, fixture_web: FixtureWeb, page_name: str, label: str
+) -> None:
+    snapshot, choice = _choice(browser_page, fixture_web, page_name)
+    assert choice.kind == "chosen", choice
+    assert choice.control is not None and snapshot.controls[choice.control].label == label
+
+
+def test_entries_of_other_services_alone_are_no_way_in(browser_page: Any, fixture_web: FixtureWeb) -> None:
+    # A credential goes only to the sign-in of the account it was saved for.
+    _, choice = _choice(browser_page, fixture_web, "decoys-only.html")
+    assert choice.kind == "none"
+
+
+def test_a_webmail_form_on_the_page_is_never_the_accounts_sign_in(browser_page: Any, fixture_web: FixtureWeb) -> None:
+    from apps.sites.signin.forms import find_login_form
+
+    browser_page.goto(fixture_web.site("signin-entry").url("webmail-form.html"))
+    both = observe(browser_page)
+    verdict = find_login_form(both)
+    assert verdict.reason == "found" and verdict.found is not None
+    assert both.forms[verdict.found.form].action.endswith("/account/session")
+
+    browser_page.goto(fixture_web.site("signin-entry").url("webmail-form-only.html"))
+    assert find_login_form(observe(browser_page)).reason == "none"

@@ -10,7 +10,13 @@ Each control's label is read against the native sign-in lexicon:
   with different objects ("Accedi alle offerte", "Accedi alle bollette") —
   identifies nothing, and so does not hide the one control the rest of the
   evidence designates ("Area clienti");
-- sign-up, password recovery and sign-out controls are never the entry.
+- sign-up, password recovery and sign-out controls are never the entry;
+- nor is the sign-in of another service on the same website — webmail, a
+  business or partner portal, guest payment — named by its label or its
+  address: a credential goes only to the sign-in of the account it was
+  saved for;
+- a brand name on the account's prefix ("MySolaria", "MyFibreLink") counts
+  as an entry phrase contained in the label.
 
 A preference counts only when it singles out one control. Several controls
 tied at the top are ambiguous and stop the search — unless they all lead to
@@ -26,6 +32,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
+from urllib.parse import urlsplit
 
 from apps.sites.observation.lexicon import fold, lexicon, phrase_pattern
 from apps.sites.observation.snapshot import Control
@@ -43,7 +50,7 @@ class EntryChoice:
 
 
 def _words(name: str) -> tuple[str, ...]:
-    return lexicon("signin")[name]
+    return lexicon("signin").get(name, ())
 
 
 def _clean(label: str) -> str:
@@ -61,8 +68,36 @@ def _generic_verbs(labels: Sequence[str]) -> set[str]:
     return {verb for verb, seen in objects.items() if len(seen) >= 2}
 
 
-def _score(label: str, section: str, generic: set[str]) -> int:
+def other_service(label: str, href: str = "") -> bool:
+    """Whether a control names the sign-in of another service on the website (webmail, a business portal)."""
+    others = phrase_pattern(_words("other_service_phrases"))
+    if others.search(label):
+        return True
+    for word in label.split():
+        brand = _brand(word)
+        if brand is not None and (others.fullmatch(brand) or brand in _words("other_service_brands")):
+            return True  # "Sign in to MyMail"
+    # The address says it too, in its host or first path segment: "https://webmail.example.it/", "/business/login".
+    parts = urlsplit(fold(href))
+    first_segment = parts.path.strip("/").split("/", 1)[0]
+    address = re.sub(r"[^a-z0-9]+", " ", f"{parts.hostname or ''} {first_segment}").strip()
+    return bool(address and others.search(address))
+
+
+def _brand(label: str) -> str | None:
+    """The name after an account prefix in one word ("mysolaria" → "solaria"), if the label is one."""
+    if " " in label:
+        return None
+    for prefix in _words("brand_entry_prefixes"):
+        if label.startswith(prefix) and len(label) - len(prefix) >= 3 and label[len(prefix) :].isalpha():
+            return label[len(prefix) :]
+    return None
+
+
+def _score(label: str, section: str, generic: set[str], href: str = "") -> int:
     if not label or phrase_pattern(_words("not_entry_phrases")).search(label):
+        return 0
+    if other_service(label, href):
         return 0
     entry = phrase_pattern(_words("entry_phrases"))
     score = 0
@@ -74,7 +109,7 @@ def _score(label: str, section: str, generic: set[str]) -> int:
         opening = verbs.match(label)
         if opening is not None and opening.group(0) in generic:
             body = label[opening.end() :]  # the verb says nothing here; its object may
-        if entry.search(body):
+        if entry.search(body) or _brand(label) is not None:
             score = CONTAINS
         elif phrase_pattern(_words("account_menu_phrases")).fullmatch(label):
             score = ACCOUNT
@@ -88,7 +123,7 @@ def choose_entry(controls: Sequence[Control]) -> EntryChoice:
     labels = [_clean(control.label) for control in controls]
     generic = _generic_verbs(labels)
     scores = [
-        _score(label, control.section, generic) if control.role in ENTRY_ROLES and control.enabled else 0
+        _score(label, control.section, generic, control.href) if control.role in ENTRY_ROLES and control.enabled else 0
         for control, label in zip(controls, labels, strict=True)
     ]
     top = max(scores, default=0)

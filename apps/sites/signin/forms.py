@@ -20,6 +20,7 @@ from typing import Literal
 
 from apps.sites.observation.lexicon import fold, lexicon, phrase_pattern
 from apps.sites.observation.snapshot import Control, Field, Form, Snapshot
+from apps.sites.signin.entry import other_service
 
 LoginFormKind = Literal["combined", "identifier_step", "password_step"]
 MIN_SPLIT_BOXES = 4
@@ -82,6 +83,8 @@ def classify_form(snapshot: Snapshot, index: int) -> LoginForm | Literal["ambigu
     form = snapshot.forms[index]
     if not form.visible:
         return None
+    if other_service(fold(" ".join([form.name, form.section])), form.action):
+        return None  # the sign-in of another service on the website (webmail, a business portal): never the account's
     usable = [(number, field) for number, field in enumerate(form.fields) if _usable(field)]
     passwords = [number for number, field in usable if _is_password(field)]
     identifiers = [number for number, field in usable if _is_identifier(field)]
