@@ -19,6 +19,10 @@ from apps.sites.acting.cookie_labels import is_necessary, text_meaning
         ("Continue without accepting", "reject"),
         ("Use necessary cookies only", "reject"),
         ("Do not consent", "reject"),
+        ("Accept necessary cookies", "reject"),  # the accept verb, with only the necessary ones as its object
+        ("Only allow essential cookies", "reject"),
+        ("Consenti solo i cookie necessari", "reject"),
+        ("Accetta i necessari", "reject"),
         ("Reject all and accept the rest", "unclear"),  # consent left over after the rejecting words
         ("Accept all", "accept"),
         ("That's ok", "accept"),
