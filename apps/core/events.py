@@ -68,6 +68,7 @@ class TurnEvent(TypedDict, total=False):
     kind: str
     prompt: str
     sensitive: bool
+    choices: list[str]
     # A verification panel (turn.handoff_opened / _closed).
     panel_id: int
     url: str

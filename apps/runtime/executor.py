@@ -153,7 +153,7 @@ def credentials_granted(plan: Any, catalog: Catalog, owner: User | None, turn_id
     return mandate.allows("credentials.use") and not mandate.refusals
 
 
-InputKind = Literal["otp", "text"]
+InputKind = Literal["otp", "text", "choice"]
 InputStatus = Literal["answered", "declined", "expired", "cancelled", "unavailable"]
 
 
@@ -170,6 +170,8 @@ class InputSpec:
     prompt: str
     sensitive: bool = True
     timeout_seconds: float = 600.0
+    # For a ``choice``: what the user chooses among (shown numbered; the answer is the number, "1" for the first).
+    choices: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from apps.runtime.user_input import MAX_ANSWER_CHARS, InputRefused, input_answer
 class InputRequestSerializer(serializers.ModelSerializer[InputRequest]):
     class Meta:
         model = InputRequest
-        fields = ["id", "turn", "conversation", "step_index", "kind", "prompt", "sensitive", "status",
+        fields = ["id", "turn", "conversation", "step_index", "kind", "prompt", "choices", "sensitive", "status",
                   "created_at", "expires_at"]  # fmt: skip
         read_only_fields = fields
 
@@ -40,7 +40,9 @@ class DeclineSerializer(serializers.Serializer[None]):
 
 
 def _refused(refused: InputRefused) -> Response:
-    return Response(error_body(f"input_{refused.reason}", str(refused)), status=status.HTTP_409_CONFLICT)
+    # An answer that is not one of the options is bad input; a question closed meanwhile is a conflict.
+    code = status.HTTP_400_BAD_REQUEST if refused.reason == "not_a_choice" else status.HTTP_409_CONFLICT
+    return Response(error_body(f"input_{refused.reason}", str(refused)), status=code)
 
 
 class InputRequestViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, OwnedModelViewSet[InputRequest]):

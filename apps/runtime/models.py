@@ -245,6 +245,7 @@ class InputRequest(OwnedModel):
     class Kind(models.TextChoices):
         OTP = "otp"
         TEXT = "text"
+        CHOICE = "choice"
 
     class Status(models.TextChoices):
         PENDING = "pending"
@@ -258,6 +259,8 @@ class InputRequest(OwnedModel):
     step_index = models.PositiveIntegerField()
     kind = models.CharField(max_length=8, choices=Kind.choices)
     prompt = StorableCharField(max_length=300)
+    # A choice's options as shown to the user (observed labels of a website's controls, never a secret).
+    choices = StorableJSONField(default=list, blank=True)
     sensitive = models.BooleanField(default=True)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.PENDING)
     created_at = models.DateTimeField(auto_now_add=True)

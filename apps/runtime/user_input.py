@@ -39,6 +39,7 @@ from apps.runtime.models import InputRequest, Turn
 from apps.runtime.trace import TurnRecorder
 
 MAX_ANSWER_CHARS = 200
+MAX_CHOICES = 12
 MIN_WAIT_SECONDS, MAX_WAIT_SECONDS = 5.0, 30 * 60.0
 
 
@@ -86,7 +87,7 @@ def _ask_and_wait(recorder: TurnRecorder, step_index: int, spec: InputSpec, canc
         turn_suspend_for_input(turn=turn, recorder=recorder)
     recorder.record("input.requested", {"step": step_index, "kind": spec.kind, "input_id": request.pk})
     event: TurnEvent = {"type": "turn.input_requested", "step": step_index, "input_id": request.pk, "kind": spec.kind,
-             "prompt": request.prompt, "sensitive": spec.sensitive}  # fmt: skip
+             "prompt": request.prompt, "sensitive": spec.sensitive, "choices": list(request.choices)}  # fmt: skip
     recorder.publish(event)
     try:
         status = _wait(request, cancelled)
@@ -108,6 +109,7 @@ def _create_request(turn: Turn, step_index: int, spec: InputSpec) -> InputReques
         step_index=step_index,
         kind=spec.kind,
         prompt=spec.prompt[:300],
+        choices=[str(choice)[:200] for choice in spec.choices[:MAX_CHOICES]],
         sensitive=spec.sensitive,
         expires_at=timezone.now() + dt.timedelta(seconds=_wait_seconds(spec)),
     )
@@ -153,6 +155,10 @@ def input_answer(*, owner: User, input_id: Any, value: str, conversation_id: int
     value = value.strip()
     if not value or len(value) > MAX_ANSWER_CHARS:
         raise InputRefused("invalid_answer", f"The answer must be 1 to {MAX_ANSWER_CHARS} characters.")
+    if request.kind == InputRequest.Kind.CHOICE and value not in {
+        str(number) for number in range(1, len(request.choices) + 1)
+    }:
+        raise InputRefused("not_a_choice", f"Choose one of the options, 1 to {len(request.choices)}.")
     remaining = (request.expires_at - timezone.now()).total_seconds()
     cache.set(_cache_key(request), value, timeout=max(1, int(remaining) + 5))
     with transaction.atomic():

@@ -96,11 +96,35 @@
     box.insertBefore(panel, box.querySelector(".answer"));
   }
 
-  function questionForm(box, inputId, prompt, sensitive, kind) {
+  function questionForm(box, inputId, prompt, sensitive, kind, choices) {
     var panel = box.querySelector(".question") || element("form", "question");
     panel.textContent = "";
     panel.dataset.inputId = String(inputId);
     panel.setAttribute("autocomplete", "off");
+    if (kind === "choice" && choices && choices.length) {
+      // One radio button per option, its value the option's number ("1" for the first).
+      var legend = element("p", "", prompt);
+      panel.appendChild(legend);
+      choices.forEach(function (choice, index) {
+        var option = element("label", "choice");
+        var radio = element("input");
+        radio.type = "radio";
+        radio.name = "value";
+        radio.value = String(index + 1);
+        radio.required = true;
+        option.appendChild(radio);
+        option.appendChild(document.createTextNode(" " + choice));
+        panel.appendChild(option);
+      });
+      var choose = element("button", "", "Send");
+      choose.type = "submit";
+      panel.appendChild(choose);
+      var declineChoice = element("button", "decline-question", "Decline");
+      declineChoice.type = "button";
+      panel.appendChild(declineChoice);
+      box.insertBefore(panel, box.querySelector(".answer"));
+      return;
+    }
     var field = element("input");
     field.id = "question-" + inputId;
     field.name = "value";
@@ -153,9 +177,10 @@
     var panel = event.target.closest("form.question");
     if (!panel) { return; }
     event.preventDefault();
-    var field = panel.querySelector("input[name=value]");
+    var checked = panel.querySelector("input[name=value]:checked");
+    var field = checked || panel.querySelector("input[name=value]");
     var value = field.value;
-    field.value = "";
+    if (!checked) { field.value = ""; }
     reply(panel, "answer", {value: value});
   });
 
@@ -204,7 +229,7 @@
     } else if (event.type === "turn.input_requested") {
       box.dataset.status = "awaiting_input";
       statusLine.textContent = "waiting for your answer";
-      questionForm(box, event.input_id, event.prompt || "", event.sensitive !== false, event.kind);
+      questionForm(box, event.input_id, event.prompt || "", event.sensitive !== false, event.kind, event.choices || []);
     } else if (event.type === "turn.handoff_opened") {
       box.dataset.status = "awaiting_input";
       statusLine.textContent = "waiting for you in the verification panel";

@@ -195,3 +195,29 @@ def test_a_turn_waits_for_the_code_and_records_no_trace_of_it(owner: User) -> No
         [finished.answer, str(StepRecord.objects.filter(turn=turn).values()), str(TraceEvent.objects.values())]
     )
     assert CANARY_CODE not in everything
+
+
+def test_a_choice_is_answered_with_one_of_its_numbers_and_only_by_its_user(owner: User, second_user: User) -> None:
+    turn = _running_turn(owner)
+    options = ("Log in — Personal banking", "Log in — Business banking")
+    spec = InputSpec(kind="choice", prompt="Which way in is for your account?", sensitive=False, choices=options)
+    thread, outcome = _ask_in_background(turn, spec)
+    assert wait_until(lambda: _pending(turn) is not None)
+    question = _pending(turn)
+    assert question is not None
+    listed = api_client_for(owner).get("/api/v1/input-requests/").json()["results"]
+    assert [(item["kind"], item["choices"]) for item in listed] == [("choice", list(options))]
+    url = f"/api/v1/input-requests/{question.pk}/answer/"
+
+    stranger = api_client_for(second_user).post(
+        url, {"value": "1", "conversation": turn.conversation_id}, format="json"
+    )
+    assert stranger.status_code == 404
+    outside = api_client_for(owner).post(url, {"value": "3", "conversation": turn.conversation_id}, format="json")
+    assert outside.status_code == 400 and outside.json()["error"]["code"] == "input_not_a_choice"
+    chosen = api_client_for(owner).post(url, {"value": "2", "conversation": turn.conversation_id}, format="json")
+    assert chosen.status_code == 200, chosen.json()
+    thread.join(timeout=10)
+
+    assert outcome["answer"] == InputAnswer("answered", "2")
+    assert outcome["answered"] == []  # a choice is not sensitive: nothing to withhold

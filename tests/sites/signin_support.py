@@ -129,7 +129,8 @@ def answering(turn: Turn, reply: Callable[[InputSpec], InputAnswer]) -> Iterator
         try:
             while not done.wait(0.05):
                 for request in InputRequest.objects.filter(turn=turn, status=InputRequest.Status.PENDING):
-                    spec = InputSpec(kind=request.kind, prompt=request.prompt, sensitive=request.sensitive)  # type: ignore[arg-type]
+                    spec = InputSpec(kind=request.kind, prompt=request.prompt, sensitive=request.sensitive,  # type: ignore[arg-type]
+                                     choices=tuple(request.choices))  # fmt: skip
                     try:
                         given = reply(spec)
                     except BaseException:  # noqa: BLE001 - a reply that fails (pytest.fail) declines; the test sees it

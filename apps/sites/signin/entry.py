@@ -47,6 +47,7 @@ class EntryChoice:
     control: int | None = None  # index into the controls given
     score: int = 0
     tied: int = 0  # how many controls shared the top score
+    candidates: tuple[int, ...] = ()  # for "ambiguous": the tied controls (indices), when none is itself ambiguous
 
 
 def _words(name: str) -> tuple[str, ...]:
@@ -139,4 +140,4 @@ def choose_entry(controls: Sequence[Control]) -> EntryChoice:
         # Several copies of one link (header and footer): following any is the same act.
         visible = [index for index in tied if controls[index].in_viewport] or tied
         return EntryChoice("chosen", visible[0], top, len(tied))
-    return EntryChoice("ambiguous", score=top, tied=len(tied))
+    return EntryChoice("ambiguous", score=top, tied=len(tied), candidates=tuple(tied))

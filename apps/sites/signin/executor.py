@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextvars
 import datetime as dt
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from django.utils import timezone
@@ -34,6 +34,7 @@ from apps.sites.browser.slots import SessionRefused
 from apps.sites.browser.steps import INTERRUPTED, BrowserStep, browser_step_run, register_browser_step
 from apps.sites.browser.websites import AuthorizedWebsites, InvalidOrigin, origin_of
 from apps.sites.handoff.panels import handoff_result_take
+from apps.sites.observation.snapshot import Control
 from apps.sites.signin.audit import sign_in_audit_record
 from apps.sites.signin.captcha import cloudflare_prepare
 from apps.sites.signin.handoff import (
@@ -55,6 +56,19 @@ SIGN_IN_JOB = "sign_in"
 _SIGN_IN_PLAN = ({"tool": "sign_in", "args": {"url": "{url}"}},)
 CODE_WAIT_SECONDS = InputSpec(kind="otp", prompt="").timeout_seconds
 CODE_PROMPT = "The website asks for a one-time code to finish signing in. Enter the code you received."
+CHOICE_PROMPT = (
+    "This website shows several ways to sign in and nothing on the page says which one is for your account. "
+    "Which one should I use?"
+)
+CHOICE_WAIT_SECONDS = 300.0
+
+
+def _choice_label(control: Control) -> str:
+    """A control as the person saw it: its visible name, and the part of the page it is in."""
+    label = " ".join(control.label.split())[:120] or "(no name)"
+    section = " ".join(control.section.split())[:80]
+    return f"{label} — {section}" if section and section.casefold() != label.casefold() else label
+
 
 SIGN_IN_MANIFEST = Manifest(
     name="sign_in",
@@ -159,6 +173,17 @@ class _VaultAccess:
         self.step.withhold(*self.mandate.secrets())
         return Login(self.resolved.username, self.resolved.secret)
 
+    def choose(self, offered: Sequence[Control]) -> int | None:
+        """Several ways in, equally designated: ask the person which one is their account's, by its names."""
+        choices = tuple(_choice_label(control) for control in offered)
+        question = InputSpec(kind="choice", prompt=CHOICE_PROMPT, choices=choices, sensitive=False,
+                             timeout_seconds=CHOICE_WAIT_SECONDS)  # fmt: skip
+        answer = off_browser_loop(lambda: self.step.request_input(question))
+        if answer.status != "answered" or not (answer.value or "").isdigit():
+            return None
+        chosen = int(answer.value or "0") - 1
+        return chosen if 0 <= chosen < len(offered) else None
+
     def code(self, origin: str) -> str | None:
         if self.resolved is not None and self.resolved.has_totp:
             code = str(self.resolved.one_time_code())
@@ -254,8 +279,9 @@ def _sign_in(step: BrowserStep, mandate: Mandate, handoff: Handoff) -> SignInRep
             # Before the first document: a real Turnstile hides its checkbox in a closed shadow root.
             cloudflare_prepare(session.page)
             procedure = SignInProcedure(
-                session, credentials=access.login, codes=access.code, deadline=budget, route_chooser=chooser
-            )
+                session, credentials=access.login, codes=access.code, deadline=budget, route_chooser=chooser,
+                person_chooser=access.choose,
+            )  # fmt: skip
             report = procedure.run(url)
             if report.outcome == "needs_person":
                 report = person_help(step, session, procedure, report, handoff, off_browser_loop)

@@ -22,7 +22,7 @@ the report holds closed codes and counters, plus the verified destination
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -39,7 +39,14 @@ from apps.sites.observation.waits import LOADED_ONLY, read_page
 from apps.sites.observation.waits_watch import watch_page
 from apps.sites.signin.forms import CodeTarget, LoginForm, find_login_form
 from apps.sites.signin.page import locate_fields, press_enter, type_and_check
-from apps.sites.signin.search import EntrySearch, RouteChooser, SearchCounters, SearchResult, signed_in_evidence
+from apps.sites.signin.search import (
+    EntrySearch,
+    PersonChooser,
+    RouteChooser,
+    SearchCounters,
+    SearchResult,
+    signed_in_evidence,
+)
 from apps.sites.signin.types import MAX_FORMS, InternalClass, Phase, SignInOutcome, SignInReport
 from apps.sites.signin.verify import Verdict, await_outcome
 from apps.sites.signin.verify import needs_person as verify_needs_person
@@ -112,13 +119,16 @@ class SignInProcedure:
         codes: CodeProvider,
         deadline: float,
         route_chooser: RouteChooser | None = None,
+        person_chooser: PersonChooser | None = None,
     ) -> None:
         self.session = session
         self.credentials = credentials
         self.codes = codes
         self.deadline = deadline
         self.counters = SearchCounters()
-        self.search = EntrySearch(session, deadline=deadline, route_chooser=route_chooser, counters=self.counters)
+        asked = self._asking(person_chooser) if person_chooser is not None else None
+        self.search = EntrySearch(session, deadline=deadline, route_chooser=route_chooser, counters=self.counters,
+                                  person_chooser=asked)  # fmt: skip
         self.phase: Phase = "open"
         self.credentials_used = False
         self._login: tuple[str, Login] | None = None
@@ -197,6 +207,16 @@ class SignInProcedure:
         return self.report(outcome, verdict.reason, internal, verdict.anchor)
 
     # --- after a person acted ------------------------------------------------
+
+    def _asking(self, person_chooser: PersonChooser) -> PersonChooser:
+        def asked(offered: Sequence[Control]) -> int | None:
+            began = time.monotonic()
+            try:
+                return person_chooser(offered)
+            finally:
+                self.deadline += time.monotonic() - began  # the person's time is not the procedure's
+
+        return asked
 
     def extend(self, seconds: float) -> None:
         """Time spent waiting for a person consumes none of the procedure's own time."""

@@ -54,6 +54,10 @@ from apps.sites.signin.types import FORM_PATIENCE_SECONDS, MAX_MODEL_DECISIONS, 
 
 # The route-choice model's hook: the index of one offered control, or None to decline.
 RouteChooser = Callable[[Sequence[Control], float], "int | None"]
+# The person's hook, when the evidence designates several ways in and no model is configured: the index of
+# the control they chose among those offered, or None (declined, expired, nobody to ask).
+PersonChooser = Callable[[Sequence[Control]], "int | None"]
+MAX_PERSON_CHOICES = 1
 SearchKind = Literal[
     "form", "signed_in", "needs_person", "consent_pending", "ambiguous", "not_found", "exhausted", "refused", "failed"
 ]
@@ -146,10 +150,13 @@ class EntrySearch:
         deadline: float,
         route_chooser: RouteChooser | None = None,
         counters: SearchCounters | None = None,
+        person_chooser: PersonChooser | None = None,
     ) -> None:
         self.session = session
         self.deadline = deadline
         self.route_chooser = route_chooser
+        self.person_chooser = person_chooser
+        self.person_choices = 0
         self.counters = counters or SearchCounters()
         self.entry_url = ""
         self._humanity: dict[int, tuple[Snapshot, bool]] = {}
@@ -223,6 +230,24 @@ class EntrySearch:
             and _key(control) not in self.counters.attempted
             and not (control.href and _plain(control.href) in self.counters.visited)
         ]
+
+    def _ask_person(self, snapshot: Snapshot) -> Control | None:
+        """Several ways in, equally designated: the person chooses among them (once per search), when no model
+        is configured. The time they take is not the search's: its deadline moves by as much."""
+        if self.person_chooser is None or self.route_chooser is not None or self.person_choices >= MAX_PERSON_CHOICES:
+            return None
+        controls = self._open_controls(snapshot)
+        choice = choose_entry(controls)
+        offered = [controls[index] for index in choice.candidates]
+        if len(offered) < 2:
+            return None
+        self.person_choices += 1
+        began = time.monotonic()
+        chosen = self.person_chooser(offered)
+        self.deadline += time.monotonic() - began
+        if chosen is None or not 0 <= chosen < len(offered):
+            return None
+        return offered[chosen]
 
     def _next_choice(self, snapshot: Snapshot) -> tuple[str, Control | None]:
         controls = self._open_controls(snapshot)
@@ -389,7 +414,9 @@ class EntrySearch:
             node = stack[-1]
             kind, control = self._next_choice(snapshot)
             if kind == "ambiguous":
-                return SearchResult("ambiguous", "ambiguous_control", page, snapshot)
+                control = self._ask_person(snapshot)
+                if control is None:
+                    return SearchResult("ambiguous", "ambiguous_control", page, snapshot)
             if control is not None and node.depth >= SIGN_IN_MAX_STEPS_PER_ROUTE:
                 self.counters.routes_cut += 1
                 control = None
