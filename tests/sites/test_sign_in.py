@@ -102,6 +102,7 @@ def test_an_ambiguous_control_stops_the_search_before_any_credential_use(owner: 
     site = fixture_web.fresh("signin-ambiguous")
     run = sign_in_to(owner, site.url("/"), origins=[site.origin])
     assert (run.outcome, run.reason) == ("ambiguous", "ambiguous_control")
+    assert run.result.error is not None and "The candidates were “Sign in”, “Log in”." in run.result.error.message
     assert run.mandate.secrets() == ()  # the credential was never resolved
     assert site.logins() == []
     audit = run.audit()
@@ -114,6 +115,8 @@ def test_without_signals_or_a_model_the_search_is_inconclusive_and_says_why(
     site = fixture_web.fresh("signin-nosignal")
     run = sign_in_to(owner, site.url("/"), origins=[site.origin])
     assert (run.outcome, run.reason) == ("not_found", "no_signal_no_model")
+    assert run.result.error is not None and "On the page I saw “" in run.result.error.message  # what it saw
+    assert "route-choice model" in run.result.error.message  # and what would help
     assert run.result.error is not None and "no route-choice model" in run.result.error.message
     assert run.audit()["internal_class"] == "inconclusive"
     assert run.mandate.secrets() == ()

@@ -296,6 +296,19 @@ def _sign_in(step: BrowserStep, mandate: Mandate, handoff: Handoff) -> SignInRep
         return _early("failed", "browser_unavailable")
 
 
+def _what_was_seen(report: SignInReport) -> str:
+    """For a way in not chosen: what was seen, by its visible names, and what would help."""
+    if not report.seen or report.outcome not in ("ambiguous", "not_found"):
+        return ""
+    names = ", ".join(f"“{name}”" for name in report.seen)
+    if report.outcome == "ambiguous":
+        return (f"The candidates were {names}. Ask again and choose one when I ask, or an operator can configure "
+                "the route-choice model (System > Models) to choose among them.")  # fmt: skip
+    return (f"On the page I saw {names}. If one of them leads to your account's sign-in, open it and ask again "
+            "with that page's address; an operator can also configure the route-choice model "
+            "(System > Models).")  # fmt: skip
+
+
 def step_result(report: SignInReport) -> StepResult:
     """The public result: outcome, reason and landing origin (never an address with tokens); the summary
     repeats the audit's structure."""
@@ -308,7 +321,7 @@ def step_result(report: SignInReport) -> StepResult:
         return StepResult(outcome="success", value=value, summary=f"Signed in to {report.landing_origin}. {audit_line}")
     error_class, code, sentence = _FAILURES[report.outcome]
     detail = _REASON_SENTENCES.get(report.reason, "")
-    message = f"{sentence} {detail}".strip()
+    message = f"{sentence} {detail} {_what_was_seen(report)}".strip()
     return StepResult(
         outcome="failed",
         value=value,

@@ -21,6 +21,7 @@ the report holds closed codes and counters, plus the verified destination
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from apps.sites.observation.lexicon import fold, lexicon, phrase_pattern
 from apps.sites.observation.snapshot import Control, Snapshot
 from apps.sites.observation.waits import LOADED_ONLY, read_page
 from apps.sites.observation.waits_watch import watch_page
+from apps.sites.signin.entry import ENTRY_ROLES, choose_entry
 from apps.sites.signin.forms import CodeTarget, LoginForm, find_login_form
 from apps.sites.signin.page import locate_fields, press_enter, type_and_check
 from apps.sites.signin.search import (
@@ -108,6 +110,23 @@ _VERDICT_OUTCOMES: dict[str, tuple[SignInOutcome, InternalClass]] = {
 }
 
 
+MAX_SEEN = 8
+
+
+def _seen(snapshot: Snapshot, *, ambiguous: bool) -> tuple[str, ...]:
+    """The names a person would see: the tied candidates when ambiguous, else the first visible links and buttons."""
+    controls = [control for control in snapshot.controls if control.role in ENTRY_ROLES and control.enabled]
+    if ambiguous:
+        choice = choose_entry(controls)
+        controls = [controls[index] for index in choice.candidates] or controls
+    names: list[str] = []
+    for control in controls:
+        name = " ".join(control.label.split())[:80]
+        if name and name not in names and (ambiguous or control.in_viewport):
+            names.append(name)
+    return tuple(names[:MAX_SEEN])
+
+
 class SignInProcedure:
     """One sign-in over one session; :meth:`run` returns a :class:`SignInReport`, never raises for page trouble."""
 
@@ -158,7 +177,10 @@ class SignInProcedure:
             if found.kind == "needs_person" and found.page is not None and found.snapshot is not None:
                 self.person = PersonWanted(found.page, found.snapshot, submitted=False)
             outcome, internal = _SEARCH_OUTCOMES.get(found.kind, ("failed", "inconclusive"))
-            return self.report(outcome, found.reason, internal)
+            report = self.report(outcome, found.reason, internal)
+            if outcome in ("ambiguous", "not_found") and found.snapshot is not None:
+                report = dataclasses.replace(report, seen=_seen(found.snapshot, ambiguous=outcome == "ambiguous"))
+            return report
         return self._forms(found)
 
     # --- forms -------------------------------------------------------------

@@ -71,6 +71,9 @@ class SignInReport:
     landing_origin: str = ""
     anchor: str = ""
     refusals: tuple[tuple[str, int], ...] = ()
+    # When no way in was chosen: the visible names of the controls seen (the candidates, or the page's
+    # first links and buttons), for the answer; page text only, never in the audit.
+    seen: tuple[str, ...] = ()
 
     def audit(self) -> dict[str, object]:
         """The audit record: closed codes and counters only, no page data, address or secret."""
