@@ -155,6 +155,9 @@ class RequestFrame:
     # Executors whose earlier steps this frame's plan replaces when a request asks for both ("get every bill
     # from <url> and save the PDFs": one collection that also saves them).
     replaces: tuple[str, ...] = ()
+    # Executors whose steps this frame's steps go before, whatever order the request says them in
+    # ("I need every invoice … go to <url>, sign in": the sign-in comes first).
+    before: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -166,6 +169,7 @@ class RequestFrame:
             "feeds": self.feeds,
             "continues": self.continues,
             "replaces": list(self.replaces),
+            "before": list(self.before),
         }
 
 

@@ -242,3 +242,24 @@ def test_a_prohibition_is_acknowledged_in_the_users_language(owner: User, settin
     assert choice.plan is None
     assert choice.refusal == "Va bene, non lo faccio. Non ho fatto nulla."
     assert choice.error_codes == ("request_forbids",)
+
+
+def test_the_sign_in_goes_before_the_collection_whatever_order_the_request_says_them_in() -> None:
+    understood = _understood(
+        f"I need every invoice from my orders last year. Go to {URL}, sign in and put invoice number, date and "
+        "order total into a spreadsheet."
+    )
+
+    assert _tools(understood) == ["sign_in", "collect_site_records", "create_files_spreadsheet"]
+    assert _args(understood, 1)["what"] == "every invoice from my orders last year"  # not "invoice number"
+    assert _args(understood, 2)["from_step"] == 2
+
+
+def test_paid_and_unpaid_are_no_payment_request() -> None:
+    understood = _understood(
+        f"Su {URL} entra nella mia area riservata e fammi un foglio di calcolo con tutti gli avvisi di pagamento "
+        "emessi nel 2026, pagati e non pagati"
+    )
+
+    assert _tools(understood) == ["sign_in", "collect_site_records", "create_files_spreadsheet"]
+    assert _args(understood, 1)["what"] == "tutti gli avvisi di pagamento emessi nel 2026"

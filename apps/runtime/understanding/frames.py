@@ -109,8 +109,12 @@ def understand(text: str, manifests: Mapping[str, Any], language: str | None = N
             steps.clear()  # "get every bill … and save the PDFs": one collection that also saves them
             executors.clear()
             added = _bind_frame(chosen.frame, dict(reading.roles), offset=0)
-        if sheet is not None and feeds and not chosen.frame.feeds and not sheet_added:
+        if sheet is not None and feeds and not chosen.frame.feeds and not sheet_added and not chosen.frame.before:
             sheet_added = _add_sheet(steps, executors, frames, reading, sheet)  # before "… then close the sessions"
+        if chosen.frame.before and any(step["tool"] in chosen.frame.before for step in steps):
+            steps[:] = _put_before(steps, added, chosen.frame.before)
+            executors.insert(0, chosen.executor)
+            continue
         steps.extend(added)
         executors.append(chosen.executor)
         feeds = chosen.frame.feeds
@@ -160,6 +164,22 @@ def _own_roles(reading: Reading, part: Part, *, previous: int) -> dict[str, Any]
     if previous:
         roles["previous"] = previous
     return roles
+
+
+def _put_before(steps: list[dict[str, Any]], added: list[dict[str, Any]], tools: Sequence[str]) -> list[dict[str, Any]]:
+    """``added`` (bound as if appended) moved before the first step of ``tools``; step numbers follow."""
+    at = next(index for index, step in enumerate(steps) if step["tool"] in tools)
+    moved = [{"tool": step["tool"], "args": {**step["args"]}} for step in added]
+    for step in moved:
+        step["args"].pop("from_step", None)
+    shifted: list[dict[str, Any]] = []
+    for index, step in enumerate(steps):
+        args = dict(step["args"])
+        if isinstance(args.get("from_step"), int) and args["from_step"] > at:
+            args["from_step"] += len(moved)
+        shifted.append({"tool": step["tool"], "args": args})
+        del index
+    return [*shifted[:at], *moved, *shifted[at:]]
 
 
 def _restates(reading: Reading, part: Part) -> bool:

@@ -47,6 +47,7 @@ _STOP_LABEL = _grammar("not_names")
 _QUESTION_STARTS = _grammar("question_starts")
 _FILLER = _grammar("filler_after_verb")
 _FOLDER_LINKS = _grammar("folder_links")
+_WITH = _grammar("with_words")
 
 
 @dataclass
@@ -187,7 +188,9 @@ def _unsupported(words: Sequence[Token]) -> list[str]:
     naming = {index for group in ("naming", "pattern_markers") for start, end in _find(words, group)
               for index in range(start, end)}  # fmt: skip
     naming |= {index for start, end, _ in scan(words, "fields", as_written=True) for index in range(start, end)}
-    return [key for start, end, key in scan(words, "unsupported") if not naming & set(range(start, end))]
+    # As written only: the lemma of "pagati" (paid) is "pagare" (pay), and paid bills are no payment.
+    found = scan(words, "unsupported", as_written=True)
+    return [key for start, end, key in found if not naming & set(range(start, end))]
 
 
 def _parts(words: list[Token], tags: list[tuple[int, int, str]]) -> list[Part]:
@@ -446,15 +449,23 @@ def _what(reading: Reading) -> None:
             end += 1
         while end > start and (words[end - 1].norm in _LINKS or words[end - 1].norm in _SHEET_LEADS):
             end -= 1
-        # "… in a spreadsheet" / "… in un foglio" ends the phrase.
-        for sheet_start, _ in _find(words[start:end], "destination_sheet"):
+        # "… in a spreadsheet" / "… in un foglio" ends the phrase; "a spreadsheet with …" opens it.
+        for sheet_start, sheet_end in _find(words[start:end], "destination_sheet"):
             cut = start + sheet_start
             while cut > start and words[cut - 1].norm in _LINKS | _SHEET_LEADS:
                 cut -= 1
-            end = min(end, cut)
+            if cut == start:
+                start += sheet_end
+                while start < end and words[start].norm in _LINKS | _SHEET_LEADS | _WITH:
+                    start += 1
+            else:
+                end = min(end, cut)
             break
         if end <= start:
             continue
+        fields_first = scan(words[start:end], "fields", as_written=True)
+        if fields_first and fields_first[0][0] == 0:
+            continue  # "put invoice number, date and total into …": the fields, not what to collect
         phrase = reading.text[words[start].start : words[end - 1].end].strip()
         named = mentions_in_words([word.norm for word in words[start:end]])
         if named or ("url" in reading.roles and _has_any(words[start:end], "everything")):

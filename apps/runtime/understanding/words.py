@@ -35,7 +35,7 @@ _FILE_NAME = re.compile(r"(?<![\w/.~-])[\w][\w.-]*\.(?:[a-z0-9]{2,5})(?![\w])", 
 _GLOB = re.compile(r"(?<![\w/~])[\w.-]*\*[\w.*-]*")
 _EXTENSION = re.compile(r"(?<![\w/~*])\.([a-z0-9]{2,5})\b", re.IGNORECASE)
 _QUOTED = re.compile(r"[\"“«]([^\"”»]{1,200})[\"”»]|(?<![\w'])'([^'\s][^']{0,98})'(?![\w'])")
-_WORD = re.compile(r"[\w]+(?:'(?=\w))?|'|->|[,;:.!?\u2014\u2013]")
+_WORD = re.compile(r"[\w]+(?:'(?=\w))?|'|->|[,;:.!?#\u2014\u2013]")
 _ELISION = re.compile(r"^(l|dell|dall|nell|sull|all|un|d|c|quell|quest|coll)'$")
 _TRAILING = ".,;:!?)"
 KNOWN_EXTENSIONS = frozenset({"pdf", "xlsx", "xls", "csv", "ods", "txt", "html", "htm", "docx", "doc", "json", "tmp",

@@ -91,6 +91,7 @@ SIGN_IN_MANIFEST = Manifest(
             subject=None,
             needs=("url",),
             optional=("credential",),
+            before=("collect_site_records", "collect_site_documents"),
             plan=({"tool": "sign_in", "args": {"url": "{url}", "credential": "{credential}"}},),
         ),
     ),
