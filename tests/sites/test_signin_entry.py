@@ -80,3 +80,21 @@ def test_a_webmail_form_on_the_page_is_never_the_accounts_sign_in(browser_page: 
 
     browser_page.goto(fixture_web.site("signin-entry").url("webmail-form-only.html"))
     assert find_login_form(observe(browser_page)).reason == "none"
+
+
+def test_a_collection_reaches_the_account_area_by_its_entries_never_another_services(
+    browser_page: Any, fixture_web: FixtureWeb
+) -> None:
+    from apps.sites.collection.signals import classify_control
+
+    browser_page.goto(fixture_web.site("signin-entry").url("signed-in-home.html"))
+    snapshot = observe(browser_page)
+    kinds = {}
+    for control in snapshot.controls:
+        signal = classify_control(control, object_words=("bolletta", "bollette"))
+        kinds[control.label] = signal.kind if signal else None
+    assert kinds["Ciao Giulia"] == "account"  # a signed-in page's greeting links to the account
+    assert kinds["MySolaria"] == "account"
+    assert kinds["Login Webmail"] is None  # another service's sign-in is never a way to the items
+    assert kinds["Esci"] is None
+    assert kinds.get("Accedi") is None  # a form's button is no route

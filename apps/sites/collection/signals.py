@@ -16,6 +16,9 @@ Kinds, in the order a collection takes them:
 ``expansion``  more of the same list: next page, page number, "load more", a period
 ``archive``    an archive or history of the items
 ``section``    a part of the site named after the items ("My bills", "Fatturazione")
+``account``    the way into the user's account area ("My account", "Area clienti", "MySolaria"),
+               never another service's (webmail, a business portal): where the items are,
+               when the collection starts on a home page
 ``menu``       a button that reveals more controls in place (a closed menu)
 """
 
@@ -26,9 +29,10 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
+from apps.sites.acting.entries import account_entry
 from apps.sites.observation.snapshot import Control
 
-SignalKind = Literal["full_list", "detail", "download", "expansion", "archive", "section", "menu"]
+SignalKind = Literal["full_list", "detail", "download", "expansion", "archive", "section", "account", "menu"]
 ExpansionKind = Literal["next_page", "page_number", "load_more", "period"]
 
 # Lower goes first. A complete collection opens the full list before details.
@@ -39,7 +43,8 @@ PRIORITY: dict[SignalKind, int] = {
     "expansion": 2,
     "archive": 3,
     "section": 4,
-    "menu": 5,
+    "account": 5,
+    "menu": 6,
 }
 
 
@@ -155,6 +160,8 @@ def classify_control(control: Control, *, object_words: tuple[str, ...]) -> Sign
         return Signal("archive")
     if names_object and not in_row:
         return Signal("section")
+    if control.form is None and account_entry(label, control.href):
+        return Signal("account")  # header links sit in lists too: a row says nothing here; a form's button is no way
     if control.expanded is False or (_MENU.match(label) and control.role == "button"):
         return Signal("menu")
     return None

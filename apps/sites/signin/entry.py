@@ -32,8 +32,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
-from urllib.parse import urlsplit
 
+from apps.sites.acting.entries import brand, other_service
 from apps.sites.observation.lexicon import fold, lexicon, phrase_pattern
 from apps.sites.observation.snapshot import Control
 
@@ -69,32 +69,6 @@ def _generic_verbs(labels: Sequence[str]) -> set[str]:
     return {verb for verb, seen in objects.items() if len(seen) >= 2}
 
 
-def other_service(label: str, href: str = "") -> bool:
-    """Whether a control names the sign-in of another service on the website (webmail, a business portal)."""
-    others = phrase_pattern(_words("other_service_phrases"))
-    if others.search(label):
-        return True
-    for word in label.split():
-        brand = _brand(word)
-        if brand is not None and (others.fullmatch(brand) or brand in _words("other_service_brands")):
-            return True  # "Sign in to MyMail"
-    # The address says it too, in its host or first path segment: "https://webmail.example.it/", "/business/login".
-    parts = urlsplit(fold(href))
-    first_segment = parts.path.strip("/").split("/", 1)[0]
-    address = re.sub(r"[^a-z0-9]+", " ", f"{parts.hostname or ''} {first_segment}").strip()
-    return bool(address and others.search(address))
-
-
-def _brand(label: str) -> str | None:
-    """The name after an account prefix in one word ("mysolaria" → "solaria"), if the label is one."""
-    if " " in label:
-        return None
-    for prefix in _words("brand_entry_prefixes"):
-        if label.startswith(prefix) and len(label) - len(prefix) >= 3 and label[len(prefix) :].isalpha():
-            return label[len(prefix) :]
-    return None
-
-
 def _score(label: str, section: str, generic: set[str], href: str = "") -> int:
     if not label or phrase_pattern(_words("not_entry_phrases")).search(label):
         return 0
@@ -110,7 +84,7 @@ def _score(label: str, section: str, generic: set[str], href: str = "") -> int:
         opening = verbs.match(label)
         if opening is not None and opening.group(0) in generic:
             body = label[opening.end() :]  # the verb says nothing here; its object may
-        if entry.search(body) or _brand(label) is not None:
+        if entry.search(body) or brand(label) is not None:
             score = CONTAINS
         elif phrase_pattern(_words("account_menu_phrases")).fullmatch(label):
             score = ACCOUNT

@@ -18,9 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from apps.sites.acting.entries import other_service
 from apps.sites.observation.lexicon import fold, lexicon, phrase_pattern
 from apps.sites.observation.snapshot import Control, Field, Form, Snapshot
-from apps.sites.signin.entry import other_service
 
 LoginFormKind = Literal["combined", "identifier_step", "password_step"]
 MIN_SPLIT_BOXES = 4
