@@ -36,6 +36,7 @@ from apps.records.dates.reading import UnreadableDate
 from apps.records.identity.links import merge_list_and_detail
 from apps.records.identity.results import MergeResult
 from apps.records.identity.rows import merge_rows
+from apps.records.objects import kinds_apart, object_mentions
 from apps.records.rows import CellValue, Source
 from apps.records.scope import CATEGORY_WORDS, PeriodConstraint
 from apps.records.vocabulary import FIELD_KINDS, normalise_label
@@ -115,6 +116,8 @@ def outside_request(row: Mapping[str, Any], plan: CollectionPlan) -> str:
     if outside_requested_periods(row, plan.scope.period_filters):
         return "period"
     item = dict(row)
+    if plan.scope.object and _row_kinds_apart(item, plan.scope.object):
+        return "constraint"
     for wanted, decide in ((plan.scope.categories, _row_categories), (plan.statuses, _row_status)):
         if wanted:
             _, said = decide(item)
@@ -304,8 +307,41 @@ def _apply_constraint(
     return kept, notices
 
 
+def _row_kinds_apart(row: Item, wanted: str) -> set[str]:
+    """The kinds a row's own words name that must stay apart from ``wanted`` ("Nota di credito" for invoices),
+    when it names none compatible with it; empty when its words decide nothing."""
+    named: set[str] = set()
+    for key, value in row.items():
+        if key in _NOT_FIELDS or key in IDENTIFIER_FIELDS or not isinstance(value, str):
+            continue
+        named |= {mention.kind for mention in object_mentions(value)}
+    apart = {kind for kind in named if kinds_apart(wanted, kind)}
+    compatible = named - apart - {"document"}
+    return apart if apart and not compatible - {wanted} and wanted not in named else set()
+
+
+def _apply_kind(rows: list[Item], wanted: str, notices: list[str]) -> list[Item]:
+    """Rows that are not a kind apart from the one asked for: a credit note is not the invoice it cites."""
+    kept: list[Item] = []
+    left_out: set[str] = set()
+    count = 0
+    for row in rows:
+        apart = _row_kinds_apart(row, wanted)
+        if apart:
+            count += 1
+            left_out |= apart
+            continue
+        kept.append(row)
+    if count:
+        names = " or ".join(sorted(kind.replace("_", " ") for kind in left_out))
+        notices.append(f"{count} item(s) that are a {names}, not a {wanted.replace('_', ' ')}, were left out.")
+    return kept
+
+
 def _apply_item_constraints(rows: list[Item], plan: CollectionPlan, notices: list[str]) -> list[Item]:
-    """The request's category and payment-status constraints, applied where an observed field decides them."""
+    """The request's object, category and payment-status constraints, applied where an observed field decides."""
+    if plan.scope.object:
+        rows = _apply_kind(rows, plan.scope.object, notices)
     if plan.scope.categories:
         rows, sentences = _apply_constraint(rows, plan.scope.categories, _row_categories, "category")
         notices.extend(sentences)
