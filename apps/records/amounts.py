@@ -1,4 +1,4 @@
-"""Money and numbers as documents write them: Italian, English and Swiss forms.
+"""Money and numbers as documents write them: Italian, English, French, German, Dutch, Swiss and Indian forms.
 
 ``parse_amount("€ 1.234,56")`` → ``Amount(Decimal("1234.56"), "EUR", "€ 1.234,56")``.
 Deterministic, no model call, no float anywhere.
@@ -7,16 +7,20 @@ Rules that matter:
 
 * The whole text must be one amount: an optional sign (``-``, the minus sign U+2212, ``+``),
   digits with grouping and decimal separators, and at most one currency
-  marker (``€``, ``$``, ``£``, ``¥``, ``EUR``, ``USD``, ``GBP``, ``CHF``,
-  ``JPY``, ``euro``) before or after the number. Anything else — exponents
+  marker (``€``, ``$``, ``£``, ``¥``, ``₹``, ``EUR``, ``USD``, ``GBP``, ``CHF``,
+  ``JPY``, ``INR``, ``Rs.``, ``euro``) before or after the number; a dash
+  (an en dash) before the number is a minus sign too, and so is a minus right
+  after it, as German receipts print a discount ("1,00-"). Anything else — exponents
   (``1e5``), ``NaN``, ``Infinity``, non-ASCII digits, words — is
   ``unrecognised``. ``$`` is read as USD.
 * Separators: with both ``.`` and ``,`` the last one is the decimal separator
   ("1.234,56", "1,234.56"); the other one must group digits in threes. A
   separator that occurs more than once groups thousands ("1.234.567").
   Apostrophes and no-break or thin spaces group thousands too ("1'234.50");
-  a plain space never does, so "10 120,00" (a quantity and a price) is not
-  read as ten thousand.
+  a plain space groups them only in an amount that names its currency
+  ("EUR 1 234,56", "1 500,00 €"), so "10 120,00" (a quantity and a price) is
+  not read as ten thousand. Indian grouping — lakhs and crores, "1,47,500.00"
+  — is read when it ends in a group of three after groups of two.
 * One separator followed by exactly three digits ("1.234", "1,234") is
   ``ambiguous`` — a thousand or one point something — unless the caller says
   which separator is decimal (:func:`infer_decimal_separator` finds it from
@@ -56,20 +60,24 @@ MAX_AMOUNT_CHARS: Final = 64
 MAX_INTEGER_DIGITS: Final = 15
 MAX_FRACTION_DIGITS: Final = 6
 
-CURRENCY_SYMBOLS: Final[dict[str, str]] = {"€": "EUR", "$": "USD", "£": "GBP", "¥": "JPY"}
-CURRENCY_CODES: Final = frozenset({"EUR", "USD", "GBP", "CHF", "JPY"})
-_CURRENCY_WORDS: Final[dict[str, str]] = {"euro": "EUR", "euros": "EUR"}
+CURRENCY_SYMBOLS: Final[dict[str, str]] = {"€": "EUR", "$": "USD", "£": "GBP", "¥": "JPY", "₹": "INR"}
+CURRENCY_CODES: Final = frozenset({"EUR", "USD", "GBP", "CHF", "JPY", "INR"})
+_CURRENCY_WORDS: Final[dict[str, str]] = {"euro": "EUR", "euros": "EUR", "rs": "INR", "rs.": "INR"}
 
 _GROUPING_ONLY: Final = "'\u00a0\u202f\u2009"  # apostrophe, no-break space, narrow no-break space, thin space
 _SEPARATORS: Final = ".," + _GROUPING_ONLY
-_MINUS_SIGNS: Final = frozenset({"-", "\u2212"})
+_MINUS_SIGNS: Final = frozenset({"-", "\u2212", "\u2013"})
+# A plain space between digits and a group of exactly three: grouping, once the amount names its currency.
+_SPACE_GROUP: Final = re.compile(r"(?<=[0-9]) (?=[0-9]{3}(?![0-9]))")
+_INDIAN: Final = re.compile(r"[1-9][0-9]?(?:,[0-9]{2})+,[0-9]{3}")
 
-_CURRENCY: Final = r"(?:[€$£¥]|\b(?:EUR|USD|GBP|CHF|JPY)\b|\b(?i:euros?)\b)"
+_CURRENCY: Final = r"(?:[€$£¥₹]|\b(?:EUR|USD|GBP|CHF|JPY|INR)\b|\b(?i:euros?)\b|\bRs\.?(?=\s?[0-9]))"
 _NUMBER: Final = r"[0-9]+(?:[.,'\u00a0\u202f\u2009][0-9]+)*"
 _SIGN: Final = r"[-\u2212+]"
+_WHOLE_SIGN: Final = r"[-\u2212\u2013+]"
 _WHOLE: Final = re.compile(
-    rf"(?:(?P<pre>{_CURRENCY})\s*)?(?P<sign>{_SIGN})?\s*(?:(?P<mid>{_CURRENCY})\s*)?"
-    rf"(?P<number>{_NUMBER})(?:\s*(?P<post>{_CURRENCY}))?"
+    rf"(?:(?P<pre>{_CURRENCY})\s*)?(?P<sign>{_WHOLE_SIGN})?\s*(?:(?P<mid>{_CURRENCY})\s*)?"
+    rf"(?P<number>{_NUMBER})(?P<trail>[-\u2212])?(?:\s*(?P<post>{_CURRENCY}))?"
 )
 # In prose: an amount not glued to a word, a code ("INV-2026-001"), a date
 # ("12/03/2026", "2026-03-12") or a percentage ("22%").
@@ -127,6 +135,9 @@ def _number(number: str, text: str, hint: DecimalSeparator | None) -> tuple[str,
     separators = [char for char in number if char in _SEPARATORS]
     if not separators:
         return number, ""
+    whole_part, _, decimals = number.partition(".") if "." in number else (number, "", "")
+    if _INDIAN.fullmatch(whole_part) and (not decimals or decimals.isdigit()):
+        return whole_part.replace(",", ""), decimals
     groups = re.split(r"[.,'\u00a0\u202f\u2009]", number)
     last = separators[-1]
     if last in _GROUPING_ONLY or separators.count(last) > 1:
@@ -158,7 +169,10 @@ def _build(match: re.Match[str], text: str, hint: DecimalSeparator | None) -> Am
     whole = whole.lstrip("0") or "0"
     if len(whole) > MAX_INTEGER_DIGITS or len(fraction) > MAX_FRACTION_DIGITS:
         raise UnreadableAmount("too_many_digits", text, "the number has too many digits to be an amount")
-    sign = "-" if match.group("sign") in _MINUS_SIGNS else ""
+    trailing = "trail" in match.groupdict() and match.group("trail") is not None
+    if trailing and match.group("sign"):
+        raise UnreadableAmount("unrecognised", text, "the amount has two signs")
+    sign = "-" if match.group("sign") in _MINUS_SIGNS or trailing else ""
     value = Decimal(f"{sign}{whole}.{fraction}" if fraction else f"{sign}{whole}")
     if value == 0:
         value = abs(value)  # no "-0.00"
@@ -179,6 +193,11 @@ def parse_amount(text: str, *, decimal_separator: DecimalSeparator | None = None
     if len(stripped) > MAX_AMOUNT_CHARS:
         raise UnreadableAmount("too_long", stripped[:MAX_AMOUNT_CHARS] + "…", "the text is too long to be one amount")
     match = _WHOLE.fullmatch(stripped)
+    if match is None and " " in stripped:
+        # "EUR 1 234,56": plain spaces group digits only when the amount names its currency.
+        spaced = _WHOLE.fullmatch(_SPACE_GROUP.sub("\u202f", stripped))
+        if spaced is not None and (spaced.group("pre") or spaced.group("mid") or spaced.group("post")):
+            match = spaced
     if match is None:
         raise UnreadableAmount("unrecognised", stripped, f"{stripped!r} is not an amount")
     try:

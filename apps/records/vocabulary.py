@@ -1,7 +1,18 @@
-"""The shared field vocabulary: what a label or key means, in Italian and English.
+"""The shared field vocabulary: what a label or key means, in Italian, English, French, German and Dutch.
 
-``classify_label("Totale da pagare")`` → ``"amount"``; ``classify_label("due_date")``
-→ ``"due_date"``. Deterministic, no model call, independent of field order.
+``classify_label("Totale da pagare")`` → ``"amount"``; ``classify_label("Rechnungsdatum")``
+→ ``"issue_date"``; ``classify_label("due_date")`` → ``"due_date"``. Deterministic, no
+model call, independent of field order.
+
+The words live in an updatable lexicon, ``lexicon/fields.json``: for each *sense* (an
+invoice's own number, a reference to another document, a grand total, a balance after
+payments, a net amount, a tax, an order number, a customer number, a VAT ID, a delivery
+date, an amount paid, change…) the labels that name it, per language. A label is
+compared language by language, after that language's normalisation (lower case, accents
+folded, punctuation as spaces, the language's own replacements); the longest phrase
+found in it decides its sense (:func:`label_sense`), ties going to the sense listed
+first. Senses that mark another field nearby have no kind: "Kundennummer", "P.IVA",
+"Change due" and "Amount paid" answer no requested field.
 
 Rules that matter:
 
@@ -10,8 +21,11 @@ Rules that matter:
   invoices" and "Totale fatture" / "Total invoices" are counts (a total
   of documents counts them unless it names an amount: "Importo totale
   fatture" is an amount).
-* Issue dates and due dates are different kinds; a bare "Date"/"Data" is a
+* Issue dates and due dates are different kinds; a bare "Date"/"Data"/"Datum" is a
   generic ``date``, never silently one of them.
+* Net and tax amounts have kinds of their own (``net_amount``, ``tax_amount``):
+  "Imponibile", "Total HT", "Nettobetrag", "Subtotaal"; "IVA 22%", "MwSt.", "TVA", "BTW",
+  "GST".
 * :func:`vocabulary_map` never picks between competing fields: two fields of
   the same kind need an explicit binding, otherwise asking for that kind
   raises :class:`CompetingFields` naming the candidates.
@@ -19,17 +33,21 @@ Rules that matter:
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
+from pathlib import Path
 from typing import Literal, get_args
 
 FieldKind = Literal[
     "identifier_number",
     "count",
     "amount",
+    "net_amount",
+    "tax_amount",
     "status",
     "issue_date",
     "due_date",
@@ -40,154 +58,35 @@ FieldKind = Literal[
 ]
 FIELD_KINDS: tuple[FieldKind, ...] = get_args(FieldKind)
 
+LEXICON = Path(__file__).with_name("lexicon") / "fields.json"
+
 # Words that mark "number of" in a label: "N.", "N°", "Nr", "No.", "Num.", "#".
-_NUMBER_MARKERS = frozenset({"n", "no", "nr", "num", "numero", "number", "#", "nº", "n°"})
+_NUMBER_MARKERS = frozenset({"n", "no", "nr", "num", "numero", "number", "#", "nº", "n°", "nummer"})
 _DOCUMENT_NOUNS_SINGULAR = frozenset(
-    {"fattura", "bolletta", "documento", "doc", "nota", "ricevuta", "invoice", "bill", "document", "receipt"}
-)
+    {
+        "fattura", "bolletta", "documento", "doc", "nota", "ricevuta", "invoice", "bill", "document", "receipt",
+        "facture", "rechnung", "factuur", "beleg", "bon", "ticket", "avoir", "gutschrift", "creditnota",
+    }
+)  # fmt: skip
 _DOCUMENT_NOUNS_PLURAL = frozenset(
-    {"fatture", "bollette", "documenti", "note", "ricevute", "invoices", "bills", "documents", "receipts", "items"}
-)
+    {
+        "fatture", "bollette", "documenti", "note", "ricevute", "invoices", "bills", "documents", "receipts", "items",
+        "factures", "rechnungen", "facturen",
+    }
+)  # fmt: skip
 # "No. of bills", "N. di bollette": the word between a marker and its noun.
-_OF_WORDS = frozenset({"of", "di", "dei", "delle", "degli", "de"})
+_OF_WORDS = frozenset({"of", "di", "dei", "delle", "degli", "de", "des"})
 # "Total invoices", "Totale fatture": a total of documents counts them.
 _TOTAL_WORDS = frozenset({"total", "totale", "totali", "tot"})
 # "Rif. fattura", "Invoice ref.": a reference beside a document noun is its identifier.
 _REFERENCE_MARKERS = frozenset({"rif", "ref", "riferimento", "reference"})
 _PERIOD_WORDS = frozenset({"period", "periodo", "periodi", "periods"})
-
-# Phrases per kind, already normalised (lower case, no accents, no punctuation).
-# Order matters only within _classify: due dates are tested before issue dates
-# because "data scadenza" also contains "data".
-_PHRASES: dict[FieldKind, tuple[str, ...]] = {
-    "count": (
-        "numero di",
-        "number of",
-        "quantita",
-        "count",
-        "conteggio",
-    ),
-    "due_date": (
-        "scadenza",
-        "data scadenza",
-        "data di scadenza",
-        "scade il",
-        "da pagare entro",
-        "pagare entro",
-        "due date",
-        "date due",
-        "payment due",
-        "due by",
-        "pay by",
-        "due",
-        "due on",
-        "expiry date",
-    ),
-    "issue_date": (
-        "data emissione",
-        "data di emissione",
-        "emessa il",
-        "emissione",
-        "data fattura",
-        "data documento",
-        "data bolletta",
-        "issue date",
-        "date of issue",
-        "issued on",
-        "issued",
-        "invoice date",
-        "bill date",
-        "document date",
-        "date issued",
-    ),
-    "period": (
-        "periodo",
-        "periodo di riferimento",
-        "periodo fatturazione",
-        "periodo di fatturazione",
-        "competenza",
-        "billing period",
-        "service period",
-        "period",
-        "billing cycle",
-    ),
-    "amount": (
-        "importo",
-        "totale",
-        "totale da pagare",
-        "importo da pagare",
-        "importo totale",
-        "totale fattura",
-        "totale bolletta",
-        "da pagare",
-        "amount",
-        "amount due",
-        "total",
-        "total due",
-        "total amount",
-        "balance due",
-        "grand total",
-        "price",
-        "prezzo",
-        "costo",
-        "cost",
-    ),
-    "status": (
-        "stato",
-        "stato pagamento",
-        "stato fattura",
-        "esito",
-        "status",
-        "payment status",
-        "state",
-    ),
-    "supplier": (
-        "fornitore",
-        "emittente",
-        "venditore",
-        "ragione sociale fornitore",
-        "supplier",
-        "vendor",
-        "seller",
-        "issuer",
-        "provider",
-    ),
-    "supply_identifier": (
-        "pod",
-        "pdr",
-        "codice pod",
-        "codice pdr",
-        "punto di prelievo",
-        "punto di riconsegna",
-        "codice fornitura",
-        "supply point",
-        "meter point",
-        "supply number",
-        "mpan",
-        "mprn",
-        "meter number",
-        "matricola contatore",
-    ),
-    "identifier_number": (
-        "codice fattura",
-        "id fattura",
-        "riferimento fattura",
-        "protocollo",
-        "invoice id",
-        "bill id",
-        "document id",
-        "reference",
-        "ref",
-        "rif",
-        "invoice code",
-    ),
-    "date": ("data", "date", "giorno", "day"),
-}
-
-# "Amount due" is an amount, "Data scadenza" a date: amount words win unless a
-# date word is present too.
+_COUNT_PHRASES = ("numero di", "number of", "quantita", "count", "conteggio")
+# "Amount due" is an amount, "Data scadenza" a date: amount words win unless a date word is present too.
 _AMOUNT_WORDS = frozenset({"importo", "totale", "total", "amount", "balance", "prezzo", "price", "costo", "cost"})
 _DATE_WORDS = frozenset({"data", "date", "scadenza", "scade", "entro", "giorno", "day", "emissione"})
+# Words that never count against a label's coverage: numbers, rates and currencies ("IVA 22%", "SUMME EUR").
+_NEUTRAL_WORD = re.compile(r"^(?:[0-9]+|eur|euro|usd|gbp|chf|inr|rs|jpy|x|@)$")
 
 _PUNCTUATION = re.compile(r"[^\w#°º\s]+", re.UNICODE)
 _SPACES = re.compile(r"\s+")
@@ -204,6 +103,145 @@ def normalise_label(label: str) -> str:
     text = text.replace("n°", "n ").replace("nº", "n ")
     text = _PUNCTUATION.sub(" ", text)
     return _SPACES.sub(" ", text).strip()
+
+
+# --- The lexicon ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LabelSense:
+    """What a label names according to the lexicon.
+
+    ``sense`` is the lexicon's sense ("document_number", "reference", "grand_total",
+    "balance_due", "net", "tax", "customer_number", "change"…), ``kind`` the field kind
+    it answers (None for the words that mark another field), ``group`` the rank group of
+    an amount sense, ``phrase`` the lexicon's words found and ``language`` theirs.
+    ``uncovered`` counts the label's words that no phrase of the lexicon covers (numbers,
+    rates and currency codes aside): "Invoice No." has none, "Storno parziale della
+    fattura n." has three, so only the first is a label on its own.
+    """
+
+    sense: str
+    kind: FieldKind | None
+    group: str | None
+    phrase: str
+    language: str
+    uncovered: int
+
+
+@dataclass(frozen=True)
+class _Sense:
+    name: str
+    kind: FieldKind | None
+    group: str | None
+    order: int
+
+
+@dataclass(frozen=True)
+class FieldLexicon:
+    """The lexicon as read: phrase tables per language and the word lists around fields."""
+
+    languages: tuple[str, ...]
+    replacements: Mapping[str, Mapping[str, str]]
+    senses: Mapping[str, _Sense]
+    phrases: Mapping[str, Mapping[tuple[str, ...], str]]  # language -> words -> sense
+    longest: int
+    lists: Mapping[str, tuple[str, ...]]  # name -> normalised phrases of every language
+
+    def normalised(self, text: str, language: str) -> str:
+        """``text`` in ``language``'s normalisation (its replacements, then :func:`normalise_label`)."""
+        lowered = text.casefold()
+        for old, new in self.replacements.get(language, {}).items():
+            lowered = lowered.replace(old, new)
+        return normalise_label(lowered)
+
+    def sense_phrases(self, sense: str) -> tuple[str, ...]:
+        """The normalised phrases of one sense, in every language, longest first."""
+        found = {" ".join(words) for table in self.phrases.values() for words, name in table.items() if name == sense}
+        return tuple(sorted(found, key=lambda phrase: (-len(phrase), phrase)))
+
+    def phrases_of(self, name: str) -> tuple[str, ...]:
+        """The normalised phrases of a word list ("addressee", "company_of", "due_words"…), longest first."""
+        return self.lists.get(name, ())
+
+
+def _words_by_language(raw: Mapping[str, object]) -> dict[str, list[str]]:
+    return {language: [str(word) for word in words] for language, words in raw.items() if isinstance(words, list)}
+
+
+@cache
+def field_lexicon() -> FieldLexicon:
+    """``lexicon/fields.json``, read once (see the module docstring)."""
+    raw = json.loads(LEXICON.read_text(encoding="utf-8"))
+    languages = tuple(raw["languages"])
+    replacements = {language: dict(raw.get("normalisation", {}).get(language, {})) for language in languages}
+    lexicon = FieldLexicon(languages, replacements, {}, {}, 0, {})
+    senses: dict[str, _Sense] = {}
+    phrases: dict[str, dict[tuple[str, ...], str]] = {language: {} for language in languages}
+    for order, (name, entry) in enumerate(raw["senses"].items()):
+        kind = entry.get("kind")
+        if kind is not None and kind not in FIELD_KINDS:
+            raise ValueError(f"fields.json: sense {name!r} names an unknown kind {kind!r}")
+        senses[name] = _Sense(name, kind, entry.get("group"), order)
+        for language, words in _words_by_language(entry["words"]).items():
+            for word in words:
+                key = tuple(lexicon.normalised(word, language).split())
+                if key:
+                    phrases.setdefault(language, {}).setdefault(key, name)
+    lists: dict[str, tuple[str, ...]] = {}
+    named = {
+        "addressee": raw.get("addressee", {}),
+        "company_of": raw.get("company_of", {}),
+        "due_words": raw.get("due_in_text", {}).get("words", {}),
+        "before_date": raw.get("due_in_text", {}).get("before_date", {}),
+        "date_fillers": raw.get("date_fillers", {}),
+        "base_words": raw.get("base_words", {}),
+        "credit_note_titles": raw.get("credit_note_titles", {}),
+    }
+    for list_name, by_language in named.items():
+        found = {
+            lexicon.normalised(word, language)
+            for language, words in _words_by_language(by_language).items()
+            for word in words
+        }
+        lists[list_name] = tuple(sorted((word for word in found if word), key=lambda word: (-len(word), word)))
+    longest = max((len(key) for table in phrases.values() for key in table), default=1)
+    return FieldLexicon(languages, replacements, senses, phrases, longest, lists)
+
+
+@lru_cache(maxsize=8192)
+def label_sense(label: str) -> LabelSense | None:
+    """The sense of ``label`` by the lexicon (the longest phrase found in it), or None."""
+    lexicon = field_lexicon()
+    best: tuple[int, int, int] | None = None
+    chosen: LabelSense | None = None
+    covered: set[int] = set()
+    word_count = 0
+    neutral: set[int] = set()
+    for rank, language in enumerate(lexicon.languages):
+        words = tuple(lexicon.normalised(label, language).split())
+        word_count = max(word_count, len(words))
+        neutral |= {index for index, word in enumerate(words) if _NEUTRAL_WORD.match(word)}
+        table = lexicon.phrases.get(language, {})
+        for start in range(len(words)):
+            for width in range(min(lexicon.longest, len(words) - start), 0, -1):
+                name = table.get(words[start : start + width])
+                if name is None:
+                    continue
+                covered.update(range(start, start + width))
+                sense = lexicon.senses[name]
+                key = (-width, sense.order, rank)
+                if best is None or key < best:
+                    best = key
+                    chosen = LabelSense(name, sense.kind, sense.group, " ".join(words[start : start + width]),
+                                        language, 0)  # fmt: skip
+    if chosen is None:
+        return None
+    uncovered = sum(1 for index in range(word_count) if index not in covered and index not in neutral)
+    return LabelSense(chosen.sense, chosen.kind, chosen.group, chosen.phrase, chosen.language, uncovered)
+
+
+# --- Classifying ------------------------------------------------------------------------
 
 
 def _words(normalised: str) -> tuple[str, ...]:
@@ -225,7 +263,7 @@ def _plural_noun_follows(words: tuple[str, ...], index: int) -> bool:
 
 
 def _is_count(words: tuple[str, ...]) -> bool:
-    if any(_contains_phrase(words, phrase) for phrase in _PHRASES["count"]):
+    if any(_contains_phrase(words, phrase) for phrase in _COUNT_PHRASES):
         return True
     names_an_amount = bool((_AMOUNT_WORDS - _TOTAL_WORDS).intersection(words))
     # "N. fatture", "# invoices", "No. of bills": a number marker before a plural document noun;
@@ -238,12 +276,9 @@ def _is_count(words: tuple[str, ...]) -> bool:
 
 
 def _is_identifier(words: tuple[str, ...]) -> bool:
-    # "Reference period" / "Periodo di riferimento" is a period, not a reference number.
-    if any(_contains_phrase(words, phrase) for phrase in _PHRASES["identifier_number"]) and not (
-        _PERIOD_WORDS.intersection(words)
-    ):
-        return True
     # "Numero fattura", "N. documento", "Invoice no.", "invoice number", "invoice #", "Rif. fattura".
+    if _PERIOD_WORDS.intersection(words):
+        return False
     for index, word in enumerate(words):
         if word in _NUMBER_MARKERS or word in _REFERENCE_MARKERS:
             neighbours = words[index + 1 : index + 2] + words[max(0, index - 1) : index]
@@ -254,21 +289,26 @@ def _is_identifier(words: tuple[str, ...]) -> bool:
 
 @lru_cache(maxsize=4096)
 def classify_label(label: str) -> FieldKind | None:
-    """The kind of field a label or key names, or None when the vocabulary has no opinion."""
+    """The kind of field a label or key names, or None when the vocabulary has no opinion.
+
+    Counts first (a number of documents is never an identifier), then the lexicon's
+    sense (:func:`label_sense`; a sense that marks another field — a customer number, a
+    VAT ID, change — is None), then the structural rules: a number marker beside a
+    document noun is an identifier ("Nr. bolletta"), an amount word without a date word an
+    amount.
+    """
     words = _words(normalise_label(label))
     if not words:
         return None
     if _is_count(words):
         return "count"
+    sense = label_sense(label)
+    if sense is not None:
+        return sense.kind
     if _is_identifier(words):
         return "identifier_number"
     if _AMOUNT_WORDS.intersection(words) and not _DATE_WORDS.intersection(words):
         return "amount"
-    for kind in ("due_date", "issue_date", "period", "supply_identifier", "status", "supplier", "amount"):
-        if any(_contains_phrase(words, phrase) for phrase in _PHRASES[kind]):
-            return kind
-    if any(_contains_phrase(words, phrase) for phrase in _PHRASES["date"]):
-        return "date"
     return None
 
 

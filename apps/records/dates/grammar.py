@@ -1,7 +1,8 @@
 """The grammar of date expressions: the words, the character folding and the patterns.
 
-Month, weekday and part-of-year names in Italian and English (full or
-abbreviated), the one-to-one character folding applied before matching, the
+Month names in Italian, English, French, German and Dutch, weekday and
+part-of-year names in Italian and English (full or abbreviated), the
+one-to-one character folding applied before matching, the
 punctuation a cell may wrap a date in, and the regular expressions
 :mod:`apps.records.dates.reading` matches with: one date or interval for
 ``parse_date``, dates inside prose for ``find_dates``. What each match means
@@ -31,6 +32,18 @@ MONTHS: Final[dict[str, int]] = {
     "ottobre": 10, "ott": 10, "october": 10, "oct": 10,
     "novembre": 11, "nov": 11, "november": 11,
     "dicembre": 12, "dic": 12, "december": 12, "dec": 12,
+    # French, German (with Austria's Jänner and Feber) and Dutch, after folding accents and umlauts.
+    "janvier": 1, "janv": 1, "januar": 1, "janner": 1, "januari": 1,
+    "fevrier": 2, "fevr": 2, "fev": 2, "februar": 2, "feber": 2, "februari": 2,
+    "mars": 3, "marz": 3, "maerz": 3, "mrz": 3, "maart": 3, "mrt": 3,
+    "avril": 4, "avr": 4,
+    "mai": 5, "mei": 5,
+    "juin": 6, "juni": 6,
+    "juillet": 7, "juil": 7, "juli": 7,
+    "aout": 8, "augustus": 8,
+    "septembre": 9,
+    "octobre": 10, "oktober": 10, "okt": 10,
+    "decembre": 12, "dezember": 12, "dez": 12,
 }  # fmt: skip
 
 # Accents are folded before matching, so "lunedì" is looked up as "lunedi".
@@ -68,6 +81,7 @@ FOLD: Final = str.maketrans(
         "\u00ba": "°",
         **dict.fromkeys("\u00a0\u2007\u2009\u202f\u200a\u3000", " "),
         **{accented: plain for plain in "aeiouAEIOU" for accented in _ACCENTED[plain]},
+        **dict(zip("äëïöüÿçÄËÏÖÜÇ", "aeiouycAEIOUC", strict=True)),
     }
 )
 # Wrapping that a cell may carry around its date: quotes (including a
@@ -83,7 +97,7 @@ CLOSING_PUNCTUATION: Final = " \"')]}»>.,;:"
 
 _SP: Final = r"\s{1,3}"
 _OSP: Final = r"\s{0,3}"
-_ORD: Final = r"(?:°|st|nd|rd|th)?"
+_ORD: Final = r"(?:°|st|nd|rd|th|er)?"  # "1st", "2nd", "1er" (French)
 
 
 def _alternation(names: dict[str, int]) -> str:

@@ -38,8 +38,9 @@ set ``UNREADABLE_REASONS``. The rules:
   calendar years) are ``ambiguous``; a weekday that contradicts the date is
   ``weekday_mismatch``.
 - Amounts and ratios ("1.234,56", "12/5") never become dates.
-- Month names are Italian and English, full or abbreviated, with or without a
-  trailing dot ("sett.", "Sept."); matching is case-insensitive; hyphens, en
+- Month names are Italian, English, French, German and Dutch, full or
+  abbreviated, with or without a trailing dot ("sett.", "Sept.", "févr.", "14.
+  Jänner 2026", "2 april 2026"); matching is case-insensitive; hyphens, en
   and em dashes and "/" all join intervals.
 - Texts longer than ``MAX_DATE_TEXT_LENGTH`` characters are ``too_long``:
   a date expression is short, and the bound keeps every regular expression here

@@ -14,7 +14,7 @@ least one requested field. An entry is a JSON-ready mapping:
   called ``currency``; ``None`` when unknown or when the amounts disagree);
 * ``address``: the document the values come from;
 * ``evidence``: for each value found, where it came from —
-  ``{"type": "amount" | "text", "method", "label", "line", "text"[, "currency"]}``
+  ``{"type": "amount" | "date" | "text", "method", "label", "line", "text"[, "currency"]}``
   (see :mod:`apps.runtime.extraction.rules`).
 
 ``create_files_spreadsheet`` writes any collection's scalar values as columns

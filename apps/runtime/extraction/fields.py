@@ -23,6 +23,8 @@ from typing import Any, Final, Literal
 
 from apps.records.vocabulary import FieldKind, classify_label, normalise_label
 
+# Kinds whose values are money: a total, a net amount, a tax.
+AMOUNT_KINDS: Final[frozenset[FieldKind]] = frozenset({"amount", "net_amount", "tax_amount"})
 # Fields one extraction may ask for.
 MAX_FIELDS: Final = 30
 # A requested field name longer than this is not a field name.
@@ -32,8 +34,10 @@ MAX_VALUE_CHARS: Final = 200
 # A label is short: at most this many characters and words.
 MAX_LABEL_CHARS: Final = 60
 MAX_LABEL_WORDS: Final = 8
-# A label alone on its line (its value on the next line) has at most this many words.
+# A label alone on its line (its value on the next line) has at most this many words (numbers aside).
 MAX_BARE_LABEL_WORDS: Final = 5
+# A label read without a colon may have at most this many words outside the lexicon's phrases.
+MAX_UNCOVERED_WORDS: Final = 1
 # Non-empty lines at the top of a document where a letterhead is looked for.
 LETTERHEAD_LINES: Final = 6
 # Candidates named in one notice.
@@ -41,10 +45,12 @@ MAX_CANDIDATES_SHOWN: Final = 4
 # Item keys the executors use for themselves; a requested field may not take them.
 RESERVED_KEYS: Final = frozenset({"address", "evidence"})
 
-Method = Literal["label_value", "next_line", "label_prefix", "table", "letterhead", "model"]
-ValueType = Literal["amount", "text"]
+Method = Literal[
+    "label_value", "next_line", "label_prefix", "table", "in_text", "letterhead", "dateline", "document_date", "model"
+]
+ValueType = Literal["amount", "date", "text"]
 Scope = Literal["document", "line_item"]
-MatchKind = Literal["name", "kind"]
+MatchKind = Literal["name", "kind", "generic"]
 
 
 class InvalidFields(ValueError):
@@ -61,7 +67,13 @@ class FieldSpec:
 
     @property
     def is_amount(self) -> bool:
-        return self.kind == "amount"
+        """An amount field: a total, a net or a tax amount (values are decimals with their currency)."""
+        return self.kind in AMOUNT_KINDS
+
+    @property
+    def is_date(self) -> bool:
+        """A date field (values are ISO days, ``YYYY-MM-DD``)."""
+        return self.kind in ("issue_date", "due_date", "date")
 
 
 def field_specs(fields: object) -> tuple[FieldSpec, ...]:
@@ -97,7 +109,7 @@ class FieldValue:
     """One value found for one field, with where it came from.
 
     ``value`` is the text to pass on: plain decimal text for amounts
-    ("1640.90"), the document's text otherwise. ``label`` is the document's
+    ("1640.90"), an ISO day for dates ("2026-02-03"), the document's text otherwise. ``label`` is the document's
     label (``None`` for a letterhead); ``line`` the 1-based line of the value;
     ``text`` the value as the document writes it.
     """

@@ -12,8 +12,14 @@ The rules live next to the code that applies them:
   :class:`DocumentExtraction`) and the bounds.
 * :mod:`apps.runtime.extraction.lines` — where values come from (label/value
   lines, a label with its value on the next line, a label followed by a typed
-  value, simple text tables, the letterhead) and which labels answer which
-  field.
+  value, a due date in prose, simple text tables) and which labels answer
+  which field, by the shared vocabulary and its lexicon
+  (:mod:`apps.records.vocabulary`, ``apps/records/lexicon/fields.json``).
+* :mod:`apps.runtime.extraction.letterhead` — the letterhead's company and a
+  letter's date line.
+* :mod:`apps.runtime.extraction.values` — what the document says about itself
+  (decimal separator, date order, credit note, currency) and reading codes and
+  days out of values.
 * :mod:`apps.runtime.extraction.choice` — choosing among competing labels,
   never the first one (name before kind, :func:`amount_tier`, document values
   before line items), and reading amounts and text values.
@@ -34,6 +40,7 @@ from apps.runtime.extraction.choice import (
     amount_tier,
     choose_value,
     read_amount,
+    tax_from_rates,
     verified_model_value,
 )
 from apps.runtime.extraction.fields import (
@@ -56,7 +63,9 @@ from apps.runtime.extraction.fields import (
     ValueType,
     field_specs,
 )
-from apps.runtime.extraction.lines import DocumentLines, company_name, stated_pairs
+from apps.runtime.extraction.letterhead import company_name
+from apps.runtime.extraction.lines import DocumentLines, stated_pairs
+from apps.runtime.extraction.values import document_context
 
 logger = logging.getLogger(__name__)
 
@@ -71,20 +80,30 @@ def extract_document(text: str, specs: Sequence[FieldSpec], *, name: str) -> Doc
     without a value is absent from ``values``; ``problems`` says why when the
     document had candidates (competing values, an unreadable amount).
     """
-    hint = infer_decimal_separator(text)
     lines = DocumentLines(text)
-    pairs = stated_pairs(lines, specs, hint)
+    context = document_context(text, lines.lines)
+    pairs = stated_pairs(lines, specs, context.hint, context)
 
     values: dict[str, FieldValue] = {}
     problems: dict[str, str] = {}
     notices: list[str] = []
     for spec in specs:
-        chosen, problem, chosen_notices = choose_value(spec, pairs, lines, hint, name=name)
+        chosen, problem, chosen_notices = choose_value(spec, pairs, lines, context, name=name)
         if chosen is not None:
             values[spec.name] = chosen
         if problem is not None:
             problems[spec.name] = problem
         notices.extend(chosen_notices)
+    net = next((values[spec.name] for spec in specs if spec.kind == "net_amount" and spec.name in values), None)
+    total = next((values[spec.name] for spec in specs if spec.kind == "amount" and spec.name in values), None)
+    for spec in specs:
+        if spec.kind != "tax_amount" or spec.name in values:
+            continue
+        summed = tax_from_rates(spec, pairs, context, net=net, total=total, name=name)
+        if summed is not None:
+            values[spec.name], notice = summed
+            problems.pop(spec.name, None)
+            notices.append(notice)
     return DocumentExtraction(values=values, problems=problems, notices=tuple(notices))
 
 
