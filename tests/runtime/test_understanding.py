@@ -263,3 +263,11 @@ def test_paid_and_unpaid_are_no_payment_request() -> None:
 
     assert _tools(understood) == ["sign_in", "collect_site_records", "create_files_spreadsheet"]
     assert _args(understood, 1)["what"] == "tutti gli avvisi di pagamento emessi nel 2026"
+
+
+def test_a_folder_named_between_the_and_folder_whatever_its_case() -> None:
+    understood = _understood("read the txt files in the canary7q4user folder")
+
+    assert _tools(understood) == ["find_files", "read_files"]
+    assert _args(understood) == {"base_path": "~/canary7q4user", "pattern": "*.txt"}
+    assert _understood("list the files in the same folder").missing == "folder"

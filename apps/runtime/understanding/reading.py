@@ -48,6 +48,7 @@ _QUESTION_STARTS = _grammar("question_starts")
 _FILLER = _grammar("filler_after_verb")
 _FOLDER_LINKS = _grammar("folder_links")
 _WITH = _grammar("with_words")
+_NOT_FOLDER_NAMES = _grammar("not_folder_names")
 
 
 @dataclass
@@ -362,6 +363,14 @@ def _folder_roles(reading: Reading, folders: list[tuple[int, str]]) -> None:
     reading.where["folder"] = folders[0][0]
 
 
+def _folder_name(word: Token) -> bool:
+    """Whether a word can be a folder's name: not a small word of the grammar, an object or a vague word."""
+    norm = word.norm
+    return (norm.replace("_", "").replace("-", "").isalnum() and norm not in _LINKS and norm not in _SHEET_LEADS
+            and norm not in _LANGUAGE_WORDS["en"] | _LANGUAGE_WORDS["it"] and norm not in _NOT_FOLDER_NAMES
+            and not mentions_in_words([norm]))  # fmt: skip
+
+
 def _named_folder(words: Sequence[Token]) -> tuple[int, str] | None:
     """A folder named by a word, not a path: "in the Inbox folder", "nella cartella Acquisti", "in Purchasing"."""
     folder_words = {phrase[0] for phrase in phrases("folder_words")}  # single words: folder, cartella
@@ -373,6 +382,13 @@ def _named_folder(words: Sequence[Token]) -> tuple[int, str] | None:
                 return index + 1, "~/" + after.text
             if before is not None and before.capitalised and before.entity is None and index > 1:
                 return index - 1, "~/" + before.text
+            # "in the canary7q4user folder": between "the" and "folder" a word is a name, whatever its case.
+            article = words[index - 2] if index > 1 else None
+            if (before is not None and article is not None and article.norm in _SHEET_LEADS and before.entity is None
+                    and _folder_name(before)):  # fmt: skip
+                return index - 1, "~/" + before.text
+            if after is not None and after.entity is None and _folder_name(after) and word.norm != "folder":
+                return index + 1, "~/" + after.text  # "nella cartella acquisti"
     for index, word in enumerate(words[:-1]):
         after = words[index + 1]
         named = word.norm in _FOLDER_LINKS and after.capitalised and after.entity is None
