@@ -56,8 +56,6 @@ def account_entry(label: str, href: str = "") -> bool:
     entries = phrase_pattern(signin_words("entry_phrases"))
     if entries.search(label) or brand(label) is not None:
         return True
-    if phrase_pattern(signin_words("account_menu_phrases")).fullmatch(label):
-        return True
     # A signed-in page greets the person with a link to their account: "Ciao Giulia", "Hi Anna".
     greeting = phrase_pattern(signin_words("signed_in_greetings")).match(label)
     return greeting is not None and 0 < len(label[greeting.end() :].split()) <= 3

@@ -102,6 +102,11 @@ class CandidateFinder:
                     added += 1
                 elif not avoided(control) and control.enabled and not control.row:
                     state.unclassified.append(control)
+        if any(candidate.signal.kind != "account" for candidate in state.pending):
+            # The way into the account is only for a start page that shows no other way to the items.
+            kept = [candidate for candidate in state.pending if candidate.signal.kind != "account"]
+            added -= len(state.pending) - len(kept)
+            state.pending[:] = kept
         state.pending.sort(key=lambda candidate: candidate.sort_key)
         return added
 
@@ -109,6 +114,8 @@ class CandidateFinder:
         signal = classify_control(control, object_words=self.plan.object_words)
         if signal is None:
             return None
+        if signal.kind == "account" and (state.parent is not None or state.rows):
+            return None  # only from the start page, before any item was seen (a home page, signed in)
         if control.href and not self.websites.allows(control.href):
             return None
         if control.href and page_address(control.href) == state.url and signal.kind != "expansion":
