@@ -98,7 +98,7 @@ def main() -> int:
 
 def _propose(text: str, catalog: Any) -> tuple[list[Mapping[str, Any]] | None, bool]:
     """(the plan's steps or None, whether a question was asked), as a turn chooses with no model."""
-    from apps.runtime.paths.choice import _same_targets
+    from apps.runtime.paths.choice import same_targets
     from apps.runtime.paths.forms import AmbiguousRequest, propose_from_forms
     from apps.runtime.understanding.proposer import propose_from_frames
 
@@ -111,7 +111,7 @@ def _propose(text: str, catalog: Any) -> tuple[list[Mapping[str, Any]] | None, b
         found = None
     if understood.plan is not None:
         steps = list(understood.plan["steps"])
-        if found is not None and _same_targets(found.plan, understood.plan):
+        if found is not None and same_targets(found.plan, understood.plan):
             return list(found.plan["steps"]), False
         return steps, False
     if understood.question is not None:

@@ -103,7 +103,7 @@ def _fast_path_entry(*, owner_id: int, key: str) -> PlanCache | None:
 _TARGET_ARGS = ("url", "base_path", "paths", "save_documents_to", "credential", "origin")
 
 
-def _same_targets(form_plan: Mapping[str, Any], frames_plan: Mapping[str, Any]) -> bool:
+def same_targets(form_plan: Mapping[str, Any], frames_plan: Mapping[str, Any]) -> bool:
     """Whether a request form's plan has the frames' steps on the same targets (its own wording may differ)."""
     form_steps, frame_steps = list(form_plan.get("steps", ())), list(frames_plan.get("steps", ()))
     if [step.get("tool") for step in form_steps] != [step.get("tool") for step in frame_steps]:
@@ -188,7 +188,7 @@ def choose_path(
         proposal = None
     left_out = requested_actions_missing(proposal.plan, catalog, requested) if proposal is not None else ()
     if understood.plan is not None:
-        if proposal is not None and not left_out and _same_targets(proposal.plan, understood.plan):
+        if proposal is not None and not left_out and same_targets(proposal.plan, understood.plan):
             return PathChoice("proposal", proposal.plan, f"request form of {proposal.executor}", slots=proposal.slots)
         if not requested_actions_missing(understood.plan, catalog, requested):
             return PathChoice("proposal", understood.plan, understood.reason)

@@ -173,12 +173,11 @@ def _put_before(steps: list[dict[str, Any]], added: list[dict[str, Any]], tools:
     for step in moved:
         step["args"].pop("from_step", None)
     shifted: list[dict[str, Any]] = []
-    for index, step in enumerate(steps):
+    for step in steps:
         args = dict(step["args"])
         if isinstance(args.get("from_step"), int) and args["from_step"] > at:
             args["from_step"] += len(moved)
         shifted.append({"tool": step["tool"], "args": args})
-        del index
     return [*shifted[:at], *moved, *shifted[at:]]
 
 

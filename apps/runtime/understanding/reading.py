@@ -509,9 +509,8 @@ def _period_after_source(reading: Reading) -> None:
     start = reading.where["url"] + 1
     end = start
     while end < len(words) and words[end].entity is None and words[end].norm not in {",", ";", ".", "!", "?", ":"}:
-        if words[end].norm in _SPLITTERS or (
-            scan(words[end : end + 3], "actions")[:1] and scan(words[end : end + 3], "actions")[0][0] == 0
-        ):
+        actions = scan(words[end : end + 3], "actions")
+        if words[end].norm in _SPLITTERS or (actions and actions[0][0] == 0):
             break
         end += 1
     tail = words[start:end]
