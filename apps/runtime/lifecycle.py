@@ -44,9 +44,11 @@ import socket
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Final
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 
+from apps.core.compiled import read_by_pk, update_where
 from apps.core.events import TurnEvent
 from apps.runtime.executor import StepResult
 from apps.runtime.models import ConsentRequest, Turn
@@ -107,6 +109,11 @@ def _state_values(sources: Collection[str], to: str, answer: str | None) -> dict
 
 
 def _compare_and_set(turn_id: int, sources: Collection[str], to: str, values: Mapping[str, Any], **match: Any) -> bool:
+    if len(sources) == 1 and None not in values.values():
+        # The claim and most transitions: compiled once (apps/core/compiled.py), run on every turn.
+        (source,) = sources
+        where = {"pk": turn_id, "status": source, **match}
+        return update_where(Turn, where=where, values={"status": to, **values}) == 1
     return Turn.objects.filter(pk=turn_id, status__in=list(sources), **match).update(status=to, **values) == 1
 
 
@@ -178,7 +185,12 @@ def turn_claim(*, turn_id: int, owner_id: int) -> Turn | None:
     _check(sources, to)
     if not _compare_and_set(turn_id, sources, to, _state_values(sources, to, None), owner_id=owner_id):
         return None
-    turn = Turn.objects.select_related("owner").get(pk=turn_id)
+    # Read with the SQL the ORM compiled once (apps/core/compiled.py): compiling costs more than the read.
+    turn = read_by_pk(Turn, turn_id)
+    owner = read_by_pk(get_user_model(), owner_id)
+    if turn is None or owner is None:  # deleted between the claim and the read
+        return None
+    turn.owner = owner
     announced = _announcement(turn, sources, to)
     if announced is not None:
         turn_publish(turn, announced)

@@ -40,6 +40,18 @@ def test_a_claim_says_who_conducts_and_since_when(owner: User) -> None:
     assert turn.started_at is not None
 
 
+def test_a_claimed_turn_is_read_whole_with_its_owner(owner: User, django_assert_num_queries: Any) -> None:
+    turn = turn_submit(owner=owner, text="hello", enqueue=False)
+    claimed = turn_claim(turn_id=turn.pk, owner_id=owner.pk)
+    assert claimed is not None
+    with django_assert_num_queries(0):  # the conductor needs the owner at once: read with the claim
+        assert claimed.owner.username == owner.username
+        assert claimed.conversation_id == turn.conversation_id
+    fresh = Turn.objects.get(pk=turn.pk)
+    for field in Turn._meta.concrete_fields:
+        assert getattr(claimed, field.attname) == getattr(fresh, field.attname), field.name
+
+
 def test_another_owner_cannot_claim(owner: User, second_user: User) -> None:
     turn = turn_submit(owner=owner, text="hello", enqueue=False)
     assert not turn_claim(turn_id=turn.pk, owner_id=second_user.pk)
