@@ -1,6 +1,6 @@
 """The blind fixture-website corpus (``tests/corpus/sites/``) through the real engine, no model: a scoreboard.
 
-Run: ``cd /work/main && .venv/bin/python bench/bench_sites.py [--sites ID ...] [--final] [--show-misses]
+Run: ``cd /work/main && .venv/bin/python bench/bench_sites.py [--sites ID ...] [--final] [--show-misses [--show-audit]]
 [--no-baseline] [--timeout SECONDS]``
 
 The sites were written by authors who never saw the engine (their contract:
@@ -114,6 +114,7 @@ class EngineRun:
     spreadsheets: list[str] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=list)
     stop: str = ""  # the collection audit's stop reason
+    collect_audit: dict[str, Any] = field(default_factory=dict)
     stderr_tail: str = ""
 
 
@@ -194,6 +195,7 @@ def _engine(site: CorpusSite, owner: Any, base_url: str, timeout: float) -> Engi
             actions = (actions or 0) + int(data.get("search_actions") or 0)
         else:
             run.stop = str(data.get("stop", ""))
+            run.collect_audit = data
             actions = (actions or 0) + sum(int(count) for count in dict(data.get("actions") or {}).values())
     run.actions = actions
     run.signed_in = run.sign_in_outcome == "signed_in"
@@ -281,7 +283,7 @@ def _line(result: SiteResult) -> str:
     return line
 
 
-def _misses(result: SiteResult) -> list[str]:
+def _misses(result: SiteResult, show_audit: bool = False) -> list[str]:
     engine, score = result.engine, result.score
     if result.signed_in and score.complete and not result.consent_accepted and not result.decoy:
         return []
@@ -308,6 +310,8 @@ def _misses(result: SiteResult) -> list[str]:
     answer = engine.answer.strip().replace("\n", "\n      ")
     lines.append(f"    request: {result.site.request('{url}')}")
     lines.append(f"    answer:\n      {answer or '(none)'}")
+    if show_audit and engine.collect_audit:
+        lines.append("    collection audit: " + json.dumps(engine.collect_audit, ensure_ascii=False)[:6000])
     if (engine.status == "no_turn" or engine.exit_code not in (0, 1, 3, 4, 5)) and engine.stderr_tail.strip():
         tail = engine.stderr_tail.strip().splitlines()[-5:]
         lines.append("    stderr: " + "\n            ".join(tail))
@@ -377,6 +381,7 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--sites", nargs="+", metavar="ID", help="only these site ids")
     parser.add_argument("--final", action="store_true", help="only the final check's sites")
     parser.add_argument("--show-misses", action="store_true", help="the corpus's misses in detail")
+    parser.add_argument("--show-audit", action="store_true", help="with --show-misses: the collection's audit")
     parser.add_argument("--no-baseline", action="store_true", help="do not run the sites' scripts")
     parser.add_argument("--timeout", type=float, default=TIMEOUT_SECONDS, help="seconds per turn (default 240)")
     return parser.parse_args(argv)
@@ -406,7 +411,7 @@ def _run(options: argparse.Namespace) -> int:
     finally:
         watch.stop()
     if options.show_misses:
-        details = [line for result in results if not result.site.final for line in _misses(result)]
+        details = [line for result in results if not result.site.final for line in _misses(result, options.show_audit)]
         print("\nmisses (corpus only):" if details else "\nmisses (corpus only): none")
         print("\n".join(details))
     passed = True

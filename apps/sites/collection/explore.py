@@ -212,6 +212,8 @@ class _Explorer:
         control = candidate.control
         if candidate.signal.kind == "menu" and _menu_key(control) in self.fruitless_menus:
             return False
+        if candidate.signal.kind == "account" and self.findings.row_count():
+            return False  # the way into the account area is for finding the items: they were found
         if candidate.signal.kind == "detail" and candidate.row is not None:
             return candidate.row.identifier not in self.walker.detailed and self._detail_needed(candidate.row)
         if candidate.signal.kind == "download" and candidate.row is not None:

@@ -102,11 +102,6 @@ class CandidateFinder:
                     added += 1
                 elif not avoided(control) and control.enabled and not control.row:
                     state.unclassified.append(control)
-        if any(candidate.signal.kind != "account" for candidate in state.pending):
-            # The way into the account is only for a start page that shows no other way to the items.
-            kept = [candidate for candidate in state.pending if candidate.signal.kind != "account"]
-            added -= len(state.pending) - len(kept)
-            state.pending[:] = kept
         state.pending.sort(key=lambda candidate: candidate.sort_key)
         return added
 
@@ -115,7 +110,9 @@ class CandidateFinder:
         if signal is None:
             return None
         if signal.kind == "account" and (state.parent is not None or state.rows):
-            return None  # only from the start page, before any item was seen (a home page, signed in)
+            # Only from the start page, before any item was seen (a home page, signed in); it is taken after
+            # the page's other routes, and only while none of them found an item (explore.Explorer._useful).
+            return None
         if control.href and not self.websites.allows(control.href):
             return None
         if control.href and page_address(control.href) == state.url and signal.kind != "expansion":

@@ -24,12 +24,15 @@ Kinds, in the order a collection takes them:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Literal
+from urllib.parse import urlsplit
 
 from apps.sites.acting.entries import account_entry
+from apps.sites.observation import lexicon as lexicons
 from apps.sites.observation.snapshot import Control
 
 SignalKind = Literal["full_list", "detail", "download", "expansion", "archive", "section", "account", "menu"]
@@ -49,73 +52,79 @@ PRIORITY: dict[SignalKind, int] = {
 
 
 def fold(text: str) -> str:
-    """Lower case without accents, spaces collapsed: how labels are compared."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(char for char in decomposed if not unicodedata.combining(char))
-    return re.sub(r"\s+", " ", plain).strip()
+    """Lower case without accents, apostrophes plain, spaces collapsed: how labels are compared."""
+    decomposed = unicodedata.normalize("NFKD", lexicons.fold(text))
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
 
 
-def _words(*phrases: str) -> re.Pattern[str]:
-    return re.compile(r"(?<!\w)(?:" + "|".join(phrases) + r")(?!\w)")
+def _words(name: str) -> tuple[str, ...]:
+    """A phrase list of the collection lexicon (``apps/sites/lexicon/collection.json``), folded as labels are."""
+    return _folded(lexicons.lexicon("collection").get(name, ()))
 
 
-# Never a route: leaving the account, paying, deleting, changing settings.
-_AVOID = _words(
-    r"sign ?out",
-    r"log ?out",
-    r"esci",
-    r"disconnett\w*",
-    r"logout",
-    r"pay(?: now)?",
-    r"paga(?:re)?(?: ora)?",
-    r"delete",
-    r"elimina\w*",
-    r"remove",
-    r"rimuovi",
-    r"cancel\w*",
-    r"annulla\w*",
-    r"unsubscribe",
-    r"disdici",
-    r"disdetta",
-    r"recedi",
-    r"edit",
-    r"modifica\w*",
-    r"change",
-    r"cambia",
-    r"update",
-    r"aggiorna",
-    r"save",
-    r"salva",
-    r"submit",
-    r"invia",
-    r"send",
-    r"close account",
-    r"chiudi (?:il )?conto",
-)
-_NEXT = re.compile(
-    r"^(?:next(?: page)?|older(?: \w+)?|successiv[ao]|pagina successiva|avanti|seguente|precedenti"
-    r"|[\u203a\u00bb>]{1,2}|(?:next|successiva) [\u203a\u00bb>])$"
-)
-_PAGE_NUMBER = re.compile(r"^(?:page |pagina )?\d{1,3}$")
-_LOAD_MORE = _words(
-    r"(?:load|show|see|view) more",
-    r"more \w+",
-    r"mostra (?:altr[eio]|di piu)",
-    r"carica (?:altr[eio]|di piu)",
-    r"vedi (?:altr[eio]|di piu)",
-    r"altr[ei] \w+",
-)
-_YEAR = re.compile(r"^(?:(?:year|anno) )?(?:19|20)\d{2}$")
-_ALL = _words(r"all", r"tutt[ei]", r"ogni", r"elenco completo", r"lista completa", r"complete list", r"full list")
-_SEE_ALL = re.compile(r"^(?:view|see|show) all$|^(?:vedi|mostra|visualizza) tutt[eio]$")
-_ARCHIVE = _words(r"archive", r"archivio", r"storico", r"history", r"past", r"previous", r"precedenti", r"older")
-_DETAIL = re.compile(
-    r"^(?:view|details?|open|show|see|dettagli?o?|vedi|visualizza|apri|mostra)"
-    r"(?: (?:the )?(?:bill|invoice|details?|bolletta|fattura|dettagli?o?|documento|document))?$"
-)
-_DOWNLOAD = _words(r"download", r"scarica", r"pdf", r"save pdf", r"salva pdf")
-_MENU = re.compile(r"^(?:menu|main menu|menu principale|more|altro|☰|≡|open menu|apri menu)$")
+@functools.cache
+def _folded(phrases: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(fold(phrase) for phrase in phrases))
+
+
+@functools.cache
+def _alternatives(phrases: tuple[str, ...]) -> str:
+    """The phrases as one regex alternation: ``word*`` any word so begun, a lone ``*`` any one word."""
+
+    def word(part: str) -> str:
+        if part == "*":
+            return r"\w+"
+        return re.escape(part[:-1]) + r"\w*" if part.endswith("*") else re.escape(part)
+
+    ordered = sorted(phrases, key=len, reverse=True)
+    return "|".join(" ".join(word(part) for part in phrase.split()) for phrase in ordered) or "(?!)"
+
+
+def _found(name: str, label: str) -> bool:
+    """Whether a phrase of list ``name`` is in ``label`` as whole words."""
+    return _search(_words(name)).search(label) is not None
+
+
+def _is(name: str, label: str) -> bool:
+    """Whether ``label`` is, whole, a phrase of list ``name``."""
+    return _whole(_words(name)).match(label) is not None
+
+
+@functools.cache
+def _search(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)(?:" + _alternatives(phrases) + r")(?!\w)")
+
+
+@functools.cache
+def _whole(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"^(?:" + _alternatives(phrases) + r")$")
+
+
+@functools.cache
+def _numbered(words: tuple[str, ...], number: str) -> re.Pattern[str]:
+    """A label that is a number, perhaps after one of ``words``: "2", "Page 2", "Anno 2025"."""
+    return re.compile(r"^(?:(?:" + _alternatives(words) + r") )?" + number + "$")
+
+
+@functools.cache
+def _detail(verbs: tuple[str, ...], articles: tuple[str, ...], objects: tuple[str, ...]) -> re.Pattern[str]:
+    """ "View", "Dettagli", "View the invoice", "Vedi la bolletta": the whole label."""
+    return re.compile(
+        r"^(?:" + _alternatives(verbs) + r")(?: (?:(?:" + _alternatives(articles) + r") )?(?:"
+        + _alternatives(objects) + r"))?$"
+    )  # fmt: skip
+
+
+# An item's own code as a link ("FT-2026-0042"): letters and digits together, no spaces. Not language.
 _CODE = re.compile(r"^(?=.*\d)(?=.*[a-z])[a-z0-9][a-z0-9/._-]{3,}$")
+
+
+def _help(label: str, href: str) -> bool:
+    """A page that asks or explains about the items ("How to read your bill", a FAQ), not where they are."""
+    if _found("help", label) or re.match(r"(?:" + _alternatives(_words("help_openings")) + r")(?!\w)", label):
+        return True
+    segments = [segment for segment in re.split(r"[/_.-]+", fold(urlsplit(href).path)) if segment]
+    return any(segment in _words("help_address_words") for segment in segments[:2])
 
 
 @dataclass(frozen=True)
@@ -137,36 +146,38 @@ def classify_control(control: Control, *, object_words: tuple[str, ...]) -> Sign
     label = fold(control.label)
     if not label or not control.enabled:
         return None
-    if _AVOID.search(label):
+    if _found("avoid", label):
         return None
     in_row = bool(control.row) and fold(control.row) != label
-    if _DOWNLOAD.search(label) or control.href.casefold().split("?")[0].endswith(".pdf"):
+    if _found("download", label) or control.href.casefold().split("?")[0].endswith(".pdf"):
         return Signal("download") if in_row else None
-    if _NEXT.match(label):
+    if _is("next_labels", label):
         return Signal("expansion", "next_page")
     # The page number or period shown now (the selected tab) was read with the page.
-    if _PAGE_NUMBER.match(label) and not in_row:
+    if _numbered(_words("page_words"), r"\d{1,3}").match(label) and not in_row:
         return None if control.current else Signal("expansion", "page_number")
-    if _YEAR.match(label) and not in_row:
+    if _numbered(_words("year_words"), r"(?:19|20)\d{2}").match(label) and not in_row:
         return None if control.current else Signal("expansion", "period")
-    if _LOAD_MORE.search(label) and not in_row and (control.role == "button" or not control.href):
+    if _found("load_more", label) and not in_row and (control.role == "button" or not control.href):
         return Signal("expansion", "load_more")
-    if in_row and (_DETAIL.match(label) or _CODE.match(label)):
+    detail = _detail(_words("detail_verbs"), _words("detail_articles"), _words("detail_objects"))
+    if in_row and (detail.match(label) or _CODE.match(label)):
         return Signal("detail")
     names_object = _names_object(label, object_words)
-    if (_ALL.search(label) and names_object) or _SEE_ALL.match(label):
+    about_the_items = names_object and _help(label, control.href)  # a guide to the bills is not where they are
+    if ((_found("all", label) and names_object) or _is("see_all_labels", label)) and not about_the_items:
         return Signal("full_list")
-    if _ARCHIVE.search(label) and (names_object or not in_row):
+    if _found("archive", label) and (names_object or not in_row) and not about_the_items:
         return Signal("archive")
-    if names_object and not in_row:
+    if names_object and not in_row and not about_the_items:
         return Signal("section")
     if control.form is None and account_entry(label, control.href):
         return Signal("account")  # header links sit in lists too: a row says nothing here; a form's button is no way
-    if control.expanded is False or (_MENU.match(label) and control.role == "button"):
+    if control.expanded is False or (_is("menu_labels", label) and control.role == "button"):
         return Signal("menu")
     return None
 
 
 def avoided(control: Control) -> bool:
     """Whether clicking ``control`` could sign out, pay, delete or change something: never a route."""
-    return bool(_AVOID.search(fold(control.label)))
+    return _found("avoid", fold(control.label))

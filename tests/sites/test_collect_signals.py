@@ -1,0 +1,106 @@
+"""What a control's own words say it does for a collection (apps/sites/collection/signals.py), no browser.
+
+The words come from the collection lexicon (``apps/sites/lexicon/collection.json``),
+which an operator may override; these cases hold for the native one.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from apps.sites.collection.signals import Signal, avoided, classify_control
+from apps.sites.observation import lexicon
+from apps.sites.observation.snapshot import Control
+
+BILLS = ("bill", "bills", "bolletta", "bollette", "invoice", "invoices", "fattura", "fatture")
+
+
+def control(
+    label: str, *, href: str = "/x", role: str = "link", row: str = "", expanded: bool | None = None
+) -> Control:
+    return Control(
+        frame_path=(), role=role, name=label, text=label, section="", row=row, fingerprint="f", document="d",
+        href=href, enabled=True, expanded=expanded, in_viewport=True, ambiguous=False, panel=None, form=None,
+    )  # fmt: skip
+
+
+def kind(label: str, **features: Any) -> str | None:
+    signal: Signal | None = classify_control(control(label, **features), object_words=BILLS)
+    if signal is None:
+        return None
+    return f"{signal.kind}:{signal.expansion}" if signal.expansion else signal.kind
+
+
+@pytest.mark.parametrize(
+    ("label", "expected"),
+    [
+        ("All bills", "full_list"),
+        ("Tutte le bollette ›", "full_list"),
+        ("Vedi tutte", "full_list"),
+        ("My bills", "section"),
+        ("Le mie fatture", "section"),
+        ("Archivio bollette", "archive"),
+        ("Bill history", "archive"),
+        ("Next", "expansion:next_page"),
+        ("Pagina successiva", "expansion:next_page"),
+        ("»", "expansion:next_page"),
+        ("Older bills", "expansion:next_page"),
+        ("Pagina 3", "expansion:page_number"),
+        ("2025", "expansion:period"),
+        ("Anno 2024", "expansion:period"),
+        ("Mostra altre bollette", "expansion:load_more"),
+        ("Carica di più", "expansion:load_more"),
+        ("Area clienti", "account"),
+        ("MySolaria", "account"),
+    ],
+)
+def test_what_a_control_leads_to_by_its_words(label: str, expected: str) -> None:
+    assert kind(label, role="button" if "altre" in label or "più" in label else "link", href=(
+        "" if "altre" in label or "più" in label else "/x"
+    )) == expected  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("label", "href"),
+    [
+        ("Come leggere la bolletta", "/info/come-leggere-la-bolletta"),
+        ("How to read your bill", "/x"),
+        ("Cos'è la fattura elettronica?", "/x"),
+        ("Cos’è la bolletta 2.0", "/x"),  # a typographic apostrophe
+        ("Domande frequenti sulle bollette", "/x"),
+        ("Your bill explained", "/x"),
+        ("Tutte le domande sulle bollette: guida", "/x"),
+        ("Bollette", "/help/bollette"),
+        ("Understanding your invoice", "/x"),
+    ],
+)
+def test_a_guide_or_question_about_the_items_is_not_where_they_are(label: str, href: str) -> None:
+    assert kind(label, href=href) is None
+
+
+def test_a_row_s_controls_and_what_is_never_a_route() -> None:
+    assert kind("Dettagli", row="FT-1 12/01/2026 € 80") == "detail"
+    assert kind("Vedi la bolletta", row="FT-1 12/01/2026 € 80") == "detail"
+    assert kind("FT-2026-0042", row="FT-2026-0042 12/01/2026 € 80") == "detail"
+    assert kind("Scarica PDF", row="FT-1 12/01/2026 € 80") == "download"
+    assert kind("Scarica PDF") is None  # a document outside a row is nobody's
+    for label in ("Esci", "Log out", "Paga ora", "Elimina bolletta", "Modifica recapiti", "Cancellazione"):
+        assert kind(label) is None and avoided(control(label)), label
+    assert kind("Menu", role="button", href="") == "menu"
+    assert kind("Prodotti", role="button", href="", expanded=False) == "menu"
+
+
+def test_an_operators_lexicon_replaces_the_native_words(tmp_path: Path, settings: Any) -> None:
+    native = json.loads((lexicon.NATIVE_DIR / "collection.json").read_text(encoding="utf-8"))
+    native["help_openings"] = [phrase for phrase in native["help_openings"] if phrase != "come"]
+    native["all"] = [*native["all"], "sämtliche"]
+    (tmp_path / "collection.json").write_text(json.dumps(native), encoding="utf-8")
+    settings.METNOS_SITES_LEXICON_DIR = str(tmp_path)
+    assert kind("Come leggere la bolletta") == "section"  # the opening is no longer a guide's
+    assert kind("Sämtliche bills") == "full_list"
+    settings.METNOS_SITES_LEXICON_DIR = ""
+    assert kind("Come leggere la bolletta") is None
