@@ -30,6 +30,7 @@ NOT_EXPOSED_OVER_REST: dict[str, str] = {
     "lre.LreBatch": "served by /api/v1/lre-jobs/{id}/review/ and its batch decisions for the job's owner",
     "lre.LreEvent": "served by /api/v1/lre-jobs/{id}/history/ for the job's owner",
     "metnos_sites.HandoffPanel": "served by the portal's /web/handoff/{id}/ page and its endpoints for the owner",
+    "metnos_sites.SignedInPage": "internal: where a turn's sign-in landed, read by the same turn's collection",
 }
 
 VALID_TENANCY = {"owned", "self"}

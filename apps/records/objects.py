@@ -39,6 +39,10 @@ class ObjectKind:
     sections: Mapping[str, tuple[str, ...]]
     distinct_from: frozenset[str]
     found_under: tuple[str, ...] = ()
+    # Any item is one (documents): never apart from another kind.
+    generic: bool = False
+    # Kinds an item of this one may also be named as (a receipt listed as a payment).
+    compatible_with: frozenset[str] = frozenset()
 
     def all_words(self) -> tuple[str, ...]:
         return tuple(word for language in self.words for word in self.words[language])
@@ -69,6 +73,8 @@ def object_kinds() -> Mapping[str, ObjectKind]:
             sections={lang: tuple(normalised(title) for title in titles) for lang, titles in entry["sections"].items()},
             distinct_from=frozenset(entry.get("distinct_from", ())),
             found_under=tuple(entry.get("found_under", ())),
+            generic=bool(entry.get("generic", False)),
+            compatible_with=frozenset(entry.get("compatible_with", ())),
         )
     return kinds
 
@@ -113,6 +119,26 @@ def words_on_websites(kind: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(words))
 
 
+def sections_of_others(kind: str) -> tuple[str, ...]:
+    """The section titles of every other kind: places where ``kind``'s items may also be listed.
+
+    A water bill sits under "Statements & notices", a SaaS invoice under
+    "Documents"; a collection looks there when nothing named after the items
+    led to them. Titles that name ``kind`` itself are its own sections. Titles are
+    :func:`normalised`.
+    """
+    kinds = object_kinds()
+    own = set(words_on_websites(kind))
+    # Not the sections of kinds kept under this one's (credit notes among the bills): they hold only those.
+    titles = [
+        title
+        for name, other in kinds.items()
+        if name != kind and kind not in other.found_under
+        for title in other.all_sections()
+    ]
+    return tuple(title for title in dict.fromkeys(titles) if title not in own)
+
+
 def kinds_named(text: str) -> list[str]:
     """The distinct kinds ``text`` names, in the order first named."""
     seen: list[str] = []
@@ -123,12 +149,16 @@ def kinds_named(text: str) -> list[str]:
 
 
 def kinds_apart(wanted: str, other: str) -> bool:
-    """Whether a request for ``wanted`` must never take an ``other`` (a credit note for an invoice)."""
+    """Whether a request for ``wanted`` must never take an ``other`` (a credit note for an invoice).
+
+    Two different kinds are apart, unless either is generic (a document) or one is compatible with the
+    other (a receipt listed as a payment).
+    """
     kinds = object_kinds()
     first, second = kinds.get(wanted), kinds.get(other)
-    if first is None or second is None or wanted == other:
+    if first is None or second is None or wanted == other or first.generic or second.generic:
         return False
-    return other in first.distinct_from or wanted in second.distinct_from
+    return other not in first.compatible_with and wanted not in second.compatible_with
 
 
 def section_kind(title: str) -> str | None:

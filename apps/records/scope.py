@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import itertools
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
@@ -42,6 +43,7 @@ from dataclasses import dataclass, replace
 from apps.records.dates.periods import Period
 from apps.records.dates.reading import DateValue, UnreadableDate, parse_date
 from apps.records.objects import object_kinds
+from apps.records.open_periods import opened, relative_periods
 from apps.records.vocabulary import FieldKind, classify_label
 
 CATEGORY_WORDS: dict[str, str] = {
@@ -112,6 +114,12 @@ _PERMISSION_WORDS = frozenset(
     {"allowed", "permitted", "authorised", "authorized", "possible", "ok", "okay"}
 )  # fmt: skip
 _PERMISSION_STEMS = ("consentit", "permess", "ammess", "autorizzat")
+# Words that leave a kind of item out of what is asked ("leaving out the credit notes", "escluse le note di credito").
+_EXCLUDING = frozenset(
+    {"exclude", "excluding", "excluded", "skip", "skipping", "ignore", "ignoring", "omit", "omitting",
+     "escludi", "escludere", "escludendo", "escluse", "esclusi", "esclusa", "escluso", "ignora", "ignorare", "salta"}
+)  # fmt: skip
+_EXCLUDING_PHRASES = re.compile(r"\b(?:leave out|leaving out|left out|apart from|other than|a parte|lascia fuori)\b")
 _CLAUSE_BREAK = re.compile(r"[.;:!?]|\b(?:but|however|ma|pero|però|then|poi)\b")
 _TOKEN = re.compile(r"[\w'\u2019./°\u2013\u2014-]+", re.UNICODE)
 _YEAR_IN_TOKEN = re.compile(r"(?:19|20)\d{2}\b")
@@ -203,6 +211,16 @@ def _forbidding(words: Sequence[str]) -> bool:
     return False
 
 
+def _left_out(text: str, token: _Token) -> bool:
+    """Whether the clause of an object's mention negates or excludes it ("credit notes don't count")."""
+    fragment, words = _clause_words(text, *_clause_bounds(text, token.start))
+    return (
+        _negating(fragment, words)
+        or any(word in _EXCLUDING for word in words)
+        or bool(_EXCLUDING_PHRASES.search(fragment))
+    )
+
+
 def _is_negated(text: str, position: int, end: int | None = None) -> bool:
     """Whether the clause negates or forbids what stands at ``position``.
 
@@ -278,7 +296,8 @@ def _whole_list_of(lowered: str, tokens: Sequence[_Token], noun: _Token, dated: 
         start, end = match.span("inside")
         inside = [token for token in tokens if start <= token.start < end]
         if start <= noun.start < end and all(
-            token.start == noun.start or (_is_filler(token, dated) and token.lower not in _ARTICLES) for token in inside
+            token.start <= noun.start < token.end or (_is_filler(token, dated) and token.lower not in _ARTICLES)
+            for token in inside
         ):
             return True
     return False
@@ -287,7 +306,8 @@ def _whole_list_of(lowered: str, tokens: Sequence[_Token], noun: _Token, dated: 
 def _completeness(
     text: str, lowered: str, tokens: Sequence[_Token], noun: _Token, dated: Collection[int]
 ) -> tuple[bool, str]:
-    index = next(i for i, token in enumerate(tokens) if token.start == noun.start)
+    # The token holding the noun: "every e-document" names a document inside "e-document".
+    index = next(i for i, token in enumerate(tokens) if token.start <= noun.start < token.end)
     asserted = _all_asserted_for(tokens, index, dated) or _whole_list_of(lowered, tokens, noun, dated)
     if not asserted:
         _, clause_end = _clause_bounds(text, noun.start)
@@ -377,6 +397,46 @@ def _relative_periods(text: str, lowered: str, today: dt.date | None, notices: l
     return constraints
 
 
+# Between two periods asked together: "2025 and 2026", "del 2025 e del 2026", "2024, 2025". Not "or".
+_PERIODS_TOGETHER = re.compile(
+    r"^\s*(?:,|and|e|ed|&|\+|as well as|oltre al?)\s*"
+    r"(?:(?:the|of|from|in|for|del|dal|nel|per il|il)\s+)?(?:year\s+|anno\s+)?$"
+)
+
+
+def _together(text: str, first: PeriodConstraint, second: PeriodConstraint) -> bool:
+    start = text.find(first.text)
+    end = text.find(second.text, start + len(first.text)) if start >= 0 else -1
+    return (
+        start >= 0 and end >= 0 and _PERIODS_TOGETHER.match(text[start + len(first.text) : end].casefold()) is not None
+    )
+
+
+def _joined_periods(text: str, periods: list[PeriodConstraint]) -> list[PeriodConstraint]:
+    """Periods of the same field asked together that follow one another ("2025 and 2026") as one.
+
+    Periods with gaps between them, or offered as alternatives ("2025 or 2026"), stay apart (and, for
+    the same items, apply no filter: the caller says so).
+    """
+    by_field: dict[FieldKind | None, list[PeriodConstraint]] = {}
+    for constraint in periods:
+        by_field.setdefault(constraint.field, []).append(constraint)
+    joined: list[PeriodConstraint] = []
+    for field, group in by_field.items():
+        ordered = sorted({c.period: c for c in group}.values(), key=lambda c: (c.period.start, c.period.end))
+        contiguous = all(
+            later.period.start <= earlier.period.end + dt.timedelta(days=1) and _together(text, earlier, later)
+            for earlier, later in itertools.pairwise(ordered)
+        )
+        if len(ordered) < 2 or not contiguous:
+            joined.extend(group)
+            continue
+        text = f"{ordered[0].text}\u2013{ordered[-1].text}"
+        period = Period(ordered[0].period.start, max(c.period.end for c in ordered), text)
+        joined.append(PeriodConstraint(period, field, text))
+    return joined
+
+
 def collection_scope(request: str, *, today: dt.date | None = None) -> CollectionScope:
     """Read the scope of a collection request; see the module docstring for the rules.
 
@@ -392,6 +452,8 @@ def collection_scope(request: str, *, today: dt.date | None = None) -> Collectio
     if not objects:
         return CollectionScope(None, "", False, "no object to collect was recognised", (), (), (), ())
     name, noun = objects[0]
+    # A kind the request leaves out is not asked for ("Credit notes don't count", "escluse le note di credito").
+    distinct_objects = sorted({kind for kind, token in objects if kind == name or not _left_out(text, token)})
     if len(distinct_objects) > 1:
         notices.append(
             "The request names several kinds of items ("
@@ -407,11 +469,22 @@ def collection_scope(request: str, *, today: dt.date | None = None) -> Collectio
         if _is_negated(text, start) and not _is_negated(text, noun.start):
             notices.append(f"The period {text[start:end]!r} is negated; it is not used as a filter.")
             continue
-        periods.append(PeriodConstraint(Period.from_date_value(value), _field_before(text, start), text[start:end]))
+        period = Period.from_date_value(value)
+        bounded = opened(text, start, end, period, today)  # "since March 2026": March to today
+        if bounded is not None:
+            periods.append(PeriodConstraint(bounded.period, _field_before(text, bounded.start), bounded.period.label))
+        else:
+            periods.append(PeriodConstraint(period, _field_before(text, start), text[start:end].rstrip(".,;:")))
     periods.extend(_relative_periods(text, lowered, today, notices))
+    relative, relative_notices = relative_periods(text, today)  # "since March", "the last 6 months"
+    notices.extend(relative_notices)
+    periods.extend(
+        PeriodConstraint(found.period, _field_before(text, found.start), found.period.label) for found in relative
+    )
     # A field-specific filter for a period replaces the automatic one for the same period.
     with_field = {constraint.period for constraint in periods if constraint.field is not None}
     periods = [c for c in periods if c.field is not None or c.period not in with_field]
+    periods = _joined_periods(text, periods)  # "del 2025 e del 2026": one period, the two years
     unique_periods = {(c.period, c.field) for c in periods}
     if len(unique_periods) > 1 and len({c.field for c in periods}) < len(unique_periods):
         notices.append(

@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 from apps.core.admin import OperatorModelAdmin
-from apps.sites.models import BrowserJob, BrowserSessionLease, HandoffPanel
+from apps.sites.models import BrowserJob, BrowserSessionLease, HandoffPanel, SignedInPage
 
 
 @admin.register(BrowserSessionLease)
@@ -49,4 +49,18 @@ class HandoffPanelAdmin(OperatorModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         # Panels are opened by the sign-in step through apps.sites.handoff.panels.
+        return False
+
+
+@admin.register(SignedInPage)
+class SignedInPageAdmin(OperatorModelAdmin):
+    # That a turn kept where it signed in, and when: the website and the page are the owner's data.
+    list_display = ("id", "owner", "created_at")
+    list_select_related = ("owner",)
+    search_fields = ("owner__username",)
+    fields = list_display
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # Kept by the sign-in step through apps.sites.browser.landing.
         return False

@@ -137,3 +137,27 @@ class HandoffPanel(OwnedModel):
     @property
     def is_closed(self) -> bool:
         return self.status in {self.Status.RESUMED, self.Status.CANCELLED, self.Status.EXPIRED, self.Status.FAILED}
+
+
+class SignedInPage(OwnedModel):
+    """Where a verified sign-in of a turn landed on a website: the page's path, never its query or fragment.
+
+    A collection of the same turn that was asked for the website itself (its
+    home page) starts there: the account area the website showed once signed
+    in, where the home page often offers only "Log in" again. Internal: never
+    shown in an answer, the audit, a log or the admin.
+    """
+
+    turn = models.ForeignKey("runtime.Turn", on_delete=models.CASCADE, related_name="+")
+    origin = models.CharField(max_length=300)
+    path = models.CharField(max_length=2000)
+    created_at = models.DateTimeField(auto_now=True)
+    turn_id: int
+
+    objects: models.Manager[SignedInPage] = models.Manager()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["turn", "origin"], name="signed_in_page_per_turn_origin")]
+
+    def __str__(self) -> str:
+        return f"Signed-in page {self.pk}"

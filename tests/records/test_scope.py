@@ -254,3 +254,49 @@ def test_an_address_in_the_request_is_no_period() -> None:
     scope = scope_for_step("collect all invoices from https://portal.example:2025/archive/2024", "invoices")
     assert scope.complete
     assert scope.period_filters == ()
+
+
+@pytest.mark.parametrize(
+    ("request_text", "kind"),
+    [
+        ("list every e-document dated 2026 in a spreadsheet", "document"),
+        ("all my e-bills from 2026", "invoice"),
+        ("tutte le e-fatture del 2026", "invoice"),
+    ],
+)
+def test_an_object_inside_a_hyphenated_word_is_read_with_its_quantifier(request_text: str, kind: str) -> None:
+    scope = collection_scope(request_text)
+    assert (scope.object, scope.complete) == (kind, True)
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "put all the invoices from 2026 in a spreadsheet (number, date, amount). Credit notes don't count.",
+        "tutte le bollette del 2026. Le note di credito non mi servono.",
+        "all invoices from 2026 except credit notes",
+        "tutte le fatture del 2026 escluse le note di credito",
+        "all invoices from 2026, leaving out the credit notes",
+    ],
+)
+def test_a_kind_the_request_leaves_out_does_not_make_it_ask_for_several(request_text: str) -> None:
+    scope = collection_scope(request_text)
+    assert scope.object == "invoice" and scope.notices == ()
+    assert [constraint.text for constraint in scope.period_filters] == ["2026"]
+
+
+def test_two_kinds_asked_together_still_apply_no_constraint() -> None:
+    scope = collection_scope("all invoices and credit notes from 2026")
+    assert scope.period_filters == () and "several kinds of items" in scope.notices[0]
+
+
+def test_periods_that_follow_one_another_are_one_period() -> None:
+    scope = collection_scope("tutte le quietanze del 2025 e del 2026: numero, data e importo")
+    ((constraint,),) = (scope.period_filters,)
+    assert (constraint.period.start, constraint.period.end) == (dt.date(2025, 1, 1), dt.date(2026, 12, 31))
+    assert constraint.text == "2025\u20132026" and scope.notices == ()
+
+
+def test_periods_with_a_gap_between_them_apply_no_filter_and_say_so() -> None:
+    scope = collection_scope("all invoices from 2023 and 2025")
+    assert scope.period_filters == () and "several periods" in scope.notices[0]

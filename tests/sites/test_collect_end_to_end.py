@@ -159,6 +159,9 @@ def test_metnos_ask_signs_in_collects_the_2026_bills_and_writes_the_spreadsheet(
     assert "/private/bills/all-3.html" in served and "/private/bills/archive-2025.html" in served
     assert not [path for path in served if path.startswith("/private/bills/detail/")]
     assert served.count("/login.html") == 1 and served.index("/login.html") < served.index("/private/")
+    # Asked for the website itself, the collection started where the sign-in landed (the account area),
+    # not on the home page again.
+    assert served.count("/") == 1 and served.index("/private/") > served.index("/login.html")
     audit = TraceEvent.objects.get(turn_id=asked.final["turn"], kind="collect.audit").data
     assert audit["stop"] == ""
 

@@ -104,3 +104,56 @@ def test_an_operators_lexicon_replaces_the_native_words(tmp_path: Path, settings
     assert kind("Sämtliche bills") == "full_list"
     settings.METNOS_SITES_LEXICON_DIR = ""
     assert kind("Come leggere la bolletta") is None
+
+
+def test_places_where_items_of_several_kinds_are_kept_are_containers() -> None:
+    from apps.sites.collection.scope import collection_plan
+
+    plan = collection_plan("collect all my water bills from last year into bills.xlsx")
+    assert "statements notices" in plan.container_words and "bills" not in plan.container_words
+    assert "credit notes" not in plan.container_words  # they are kept among the bills: no bill is there
+
+    def looked_at(label: str) -> str | None:
+        signal = classify_control(control(label), object_words=plan.object_words, container_words=plan.container_words)
+        return signal.kind if signal else None
+
+    assert looked_at("Statements & notices") == "container"  # a utility's bills sit with its notices
+    assert looked_at("Settings") == "container"  # a subscription's billing lives in its settings
+    assert looked_at("I miei documenti") == "container"
+    assert looked_at("Billing") == "section"  # a section named after the items is one
+    assert looked_at("Water usage") is None
+
+
+def _select(options: tuple[str, ...], chosen: str) -> Any:
+    from apps.sites.observation.snapshot import Field
+
+    return Field(
+        type="select", label="Period", name="period", autocomplete="", input_mode="", placeholder="",
+        required=False, visible=True, editable=True, max_length=None, options=options, chosen=chosen,
+    )  # fmt: skip
+
+
+def test_a_chooser_of_periods_offers_the_periods_not_shown() -> None:
+    from apps.sites.collection.signals import period_choices
+
+    assert period_choices(_select(("2026", "2025", "2024"), "2026")) == ("2025", "2024")
+    assert period_choices(_select(("Last 12 months", "2025", "2024", "All years"), "Last 12 months")) == (
+        "2025", "2024", "All years"
+    )  # fmt: skip
+    assert period_choices(_select(("Ultimi 12 mesi", "Anno 2025", "Tutti gli anni"), "Ultimi 12 mesi")) == (
+        "Anno 2025", "Tutti gli anni"
+    )  # fmt: skip
+    assert period_choices(_select(("2026/27", "2025/26", "2024/25"), "2026/27")) == ("2025/26", "2024/25")
+    # Not a chooser of periods: kinds of documents, or a single year among other things.
+    assert period_choices(_select(("All types", "Statements", "Notices"), "All types")) == ()
+    assert period_choices(_select(("Basic", "Premium 2026", "Family", "Business"), "Basic")) == ()
+
+
+def test_a_line_saying_the_list_is_still_on_its_way_is_loading() -> None:
+    from apps.sites.collection.signals import still_loading
+
+    assert still_loading("Bills\nLoading…\nFooter")
+    assert still_loading("Documents\nCaricamento in corso...")
+    assert still_loading("Loading billing history…")
+    assert not still_loading("Bills\n3 documents\nLoading dock opening hours are on our help pages, weekdays 8-18.")
+    assert not still_loading("Your bills are ready")

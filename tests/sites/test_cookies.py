@@ -171,3 +171,29 @@ def test_a_remembered_decision_is_checked_again_and_never_trusted_blindly(
     again = run(browser_page, memory)
     assert (again.kind, again.clicks) == ("rejected", 1), again
     assert presses_become(browser_page, site, ["reject"])
+
+
+def test_an_inline_strip_that_only_acknowledges_is_left_as_it_is(fixture_web: FixtureWeb, browser_page: Any) -> None:
+    # "Ho capito" offers nothing to reject and blocks nothing: the work goes on, nothing is pressed.
+    site = open_notice(fixture_web, browser_page, "consent-banner", "/inline-ho-capito.html")
+    outcome = run(browser_page)
+    assert (outcome.kind, outcome.clicks, outcome.clear) == ("no_notice", 0, True), outcome
+    assert nothing_pressed(browser_page, site)
+
+
+def test_a_rejection_offered_outside_any_panel_pauses_and_nothing_is_pressed(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    site = open_notice(fixture_web, browser_page, "consent-banner", "/inline-reject.html")
+    outcome = run(browser_page)
+    assert (outcome.kind, outcome.reason, outcome.clicks) == ("paused", "notice_outside_panel", 0), outcome
+    assert nothing_pressed(browser_page, site)
+
+
+def test_a_close_control_that_says_it_refuses_is_the_rejection(fixture_web: FixtureWeb, browser_page: Any) -> None:
+    # The Garante's rule: the banner's "×", titled "Chiudi e continua senza accettare", continues without
+    # accepting. A close control saying nothing of the kind is never a rejection (above).
+    site = open_notice(fixture_web, browser_page, "consent-banner", "/garante-close.html")
+    outcome = run(browser_page)
+    assert (outcome.kind, outcome.notices) == ("rejected", 1), outcome
+    assert presses_become(browser_page, site, ["close-reject"])

@@ -36,7 +36,7 @@ from apps.sites.observation.reader import frames_at, page_script_handle, remaini
 from apps.sites.observation.scripts import script_beside
 from apps.sites.observation.snapshot import Control, FramePath, ObservationFailed, PageAnswer
 from apps.sites.observation.waits import CHECK_MARGIN_SECONDS, Readiness
-from apps.sites.observation.waits_watch import watch_page
+from apps.sites.observation.waits_watch import PageWatch, watch_page
 
 # The plain facts of a page-script answer, in one round trip (each property read would be two).
 FOUND_FACTS = script_beside(__file__, "click.js", "found_facts")
@@ -265,6 +265,11 @@ def click(
         stopped = _press_element(frame, control, settling, approval, deadline)
     if stopped is not None:
         return stopped
+    return settled_outcome(settling, watch)
+
+
+def settled_outcome(settling: Settling, watch: PageWatch) -> ClickOutcome:
+    """Wait for what a dispatched action set off, and say what followed (a click's or a choice's)."""
     settled = settling.settle()
     return ClickOutcome(
         "dispatched",
@@ -298,7 +303,7 @@ def _press_at_aim(
         press_within(page, x, y, timeout_ms=_press_timeout_ms(deadline))
     except PlaywrightError as error:
         settling.abandon()
-        return _effect_unknown(error)
+        return effect_unknown(error)
     if settling.press_blocked():
         # Something else came under the point after the check: the guard kept the press from it.
         settling.abandon()
@@ -346,7 +351,7 @@ def _press_element(
         if _stopped_before_dispatch(error):
             approval.refund()
             return ClickOutcome("not_found", "not_actionable", error_type=type(error).__name__)
-        return _effect_unknown(error)
+        return effect_unknown(error)
     return None
 
 
@@ -354,7 +359,7 @@ def _press_timeout_ms(deadline: float) -> float:
     return max(1.0, min(remaining_ms(deadline), ACTIONABILITY_TIMEOUT.total_seconds() * 1000))
 
 
-def _effect_unknown(error: PlaywrightError) -> ClickOutcome:
+def effect_unknown(error: PlaywrightError) -> ClickOutcome:
     """The press was sent and then failed: it may have acted, and it is never sent again."""
     reason = "timeout" if isinstance(error, PlaywrightTimeoutError) else "error"
     return ClickOutcome("dispatch_error_effect_unknown", reason, error_type=type(error).__name__)

@@ -70,14 +70,21 @@ def text_meaning(label: str) -> LabelMeaning:
 
 
 def control_meaning(control: Control) -> LabelMeaning:
-    """The meaning of a control: its visible text decides; a disagreeing name makes it unclear."""
+    """The meaning of a control: its visible text decides; a disagreeing name makes it unclear; a close
+    control whose description refuses ("continue without accepting") rejects."""
     by_text = text_meaning(control.text) if control.text.strip() else None
     by_name = text_meaning(control.name) if control.name.strip() else None
     if by_text is None:
-        return by_name or "other"
-    if by_name is None or by_name in (by_text, "other"):
-        return by_text
-    return "unclear"
+        meaning = by_name or "other"
+    elif by_name is None or by_name in (by_text, "other"):
+        meaning = by_text
+    else:
+        return "unclear"
+    # A close control that says, in its own description, that it refuses ("Chiudi e continua senza
+    # accettare", the Garante's close button) is a rejection; a description never makes anything else one.
+    if meaning in ("close", "other") and control.description and text_meaning(control.description) == "reject":
+        return "reject"
+    return meaning
 
 
 def is_necessary(label: str) -> bool:
@@ -113,10 +120,14 @@ def consent_panels(snapshot: Snapshot) -> tuple[Panel, ...]:
 
 
 def notice_outside_panels(snapshot: Snapshot) -> bool:
-    """Consent choices offered outside any panel (a small inline bar): seen, but not rejectable here."""
+    """A rejection offered outside any panel (a small inline bar): seen, but not rejectable here.
+
+    An inline strip that only acknowledges ("Ho capito", "Got it") offers nothing to reject and
+    blocks nothing: it is left as it is, never pressed.
+    """
     notice = phrase_pattern(_phrases("notice_phrases"))
     for control in snapshot.controls:
-        if control.panel is not None or control_meaning(control) not in ("reject", "accept"):
+        if control.panel is not None or control_meaning(control) != "reject":
             continue
         if notice.search(fold(f"{control.section} {control.row}")):
             return True

@@ -27,6 +27,7 @@ from apps.runtime.manifests import ArgSpec, ConsentSpec, Manifest, ResultShape
 from apps.runtime.selectors import turn_list
 from apps.sites.acting.obstruction import CaptureContext
 from apps.sites.acting.route_choice import route_chooser_from_settings
+from apps.sites.browser.landing import signed_in_page
 from apps.sites.browser.sessions import BrowserUnavailable, NavigationFailed, NavigationRefused
 from apps.sites.browser.slots import SessionRefused
 from apps.sites.browser.steps import BrowserStep, browser_step_run, register_browser_step
@@ -209,6 +210,11 @@ def collection_job(step: BrowserStep) -> StepResult:
     session_deadline = min(session_deadline, step.job.deadline)
     outer = time.monotonic() + (session_deadline - timezone.now()).total_seconds()
     ledger = CollectionLedger(budget, outer_deadline=outer - SESSION_MARGIN.total_seconds() / 2)
+    # Asked for the website itself, after this turn signed in there: from the account area it showed
+    # (read before the session opens: the browser's own loop runs inside it).
+    landing = None
+    if step.turn_id is not None:
+        landing = signed_in_page(owner_id=step.owner.pk, turn_id=step.turn_id, address=prepared.url)
     try:
         with step.job.session(deadline=session_deadline) as session:
             run = CollectionRun(
@@ -222,7 +228,7 @@ def collection_job(step: BrowserStep) -> StepResult:
                 saver=prepared.saver,
                 capture=CaptureContext(owner_id=step.owner.pk),
             )
-            findings = explore(run, prepared.url)
+            findings = explore(run, landing or prepared.url)
     except BrowserUnavailable:
         return _failed("recoverable", "browser_unavailable", "The managed browser is not available.")
     except SessionRefused:

@@ -47,7 +47,7 @@ from apps.sites.acting.click import ClickOutcome
 from apps.sites.browser.sessions import SessionEnded
 from apps.sites.collection.completeness import IDENTIFIER_FIELDS
 from apps.sites.collection.findings import CollectionStop, Findings, StopReason, identifier_codes
-from apps.sites.collection.frontier import Candidate, PageState, RowLink
+from apps.sites.collection.frontier import Candidate, OptionChoice, PageState, RowLink
 from apps.sites.collection.revisit import find_again, page_address
 from apps.sites.collection.routes import RouteNotChosen, ask_chooser
 from apps.sites.collection.visits import ItemVisits
@@ -212,8 +212,8 @@ class _Explorer:
         control = candidate.control
         if candidate.signal.kind == "menu" and _menu_key(control) in self.fruitless_menus:
             return False
-        if candidate.signal.kind == "account" and self.findings.row_count():
-            return False  # the way into the account area is for finding the items: they were found
+        if candidate.signal.kind in ("account", "container") and self.findings.row_count():
+            return False  # ways toward the items, when none was seen: they were found
         if candidate.signal.kind == "detail" and candidate.row is not None:
             return candidate.row.identifier not in self.walker.detailed and self._detail_needed(candidate.row)
         if candidate.signal.kind == "download" and candidate.row is not None:
@@ -279,6 +279,8 @@ class _Explorer:
         walker = self.walker
         # A signal toward the rest of the list was offered, whether or not it can be taken.
         self.toward_the_rest = self.toward_the_rest or candidate.signal.kind in LIST_ROUTES
+        if candidate.choice is not None:
+            return self._choose(state, candidate, candidate.choice)
         if candidate.control.ambiguous and not walker.twin_links(state, candidate.control):
             if candidate.signal.kind in MUST_REACH:
                 walker.left_unread(candidate, "could not be told apart from identical controls")
@@ -304,6 +306,29 @@ class _Explorer:
             return walker.arrive(level=level, parent=state)
         outcome = walker.click(control, "forward" if control.href else "in_place")
         return self._after_click(state, candidate, outcome, level)
+
+    def _choose(self, state: PageState, candidate: Candidate, choice: OptionChoice) -> PageState:
+        """Choose another period in the page's chooser (and press its button if the page does not follow).
+
+        A period shown in place, at the same address, is a page state of its own (the same level): its
+        preparation chooses that period again when the collection comes back for its items.
+        """
+        walker = self.walker
+        outcome = walker.choose_and_show(state, choice)
+        if isinstance(outcome, str):
+            walker.left_unread(candidate, outcome)
+            return state
+        shown_here = (
+            outcome.effect in ("updated_in_place", "navigated") or outcome.kind == "dispatch_error_effect_unknown"
+        )
+        if outcome.invoked and shown_here and page_address(self.page.url) == state.url:
+            for popup in outcome.new_pages:
+                self.visits.read_popup(popup, state, candidate)
+            period = walker.arrive(level=state.level, parent=state, settled=outcome.readiness)
+            period.preparation = [*state.preparation, candidate.control]
+            period.choices = {**state.choices, len(state.preparation): choice}
+            return period
+        return self._after_click(state, candidate, outcome, state.level)
 
     def _after_click(self, state: PageState, candidate: Candidate, outcome: ClickOutcome, level: int) -> PageState:
         walker = self.walker

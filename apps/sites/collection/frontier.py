@@ -24,9 +24,9 @@ from apps.sites.browser.websites import AuthorizedWebsites
 from apps.sites.collection.reading import ReadRow, row_matches
 from apps.sites.collection.revisit import identity_key, page_address
 from apps.sites.collection.scope import CollectionPlan
-from apps.sites.collection.signals import Signal, avoided, classify_control
+from apps.sites.collection.signals import Signal, avoided, classify_control, period_choices
 from apps.sites.observation.limits import CONTROL_GROUP_SIZE
-from apps.sites.observation.snapshot import Control, ControlIdentity, Snapshot
+from apps.sites.observation.snapshot import Control, ControlIdentity, Field, Form, Snapshot
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,15 @@ class RowLink:
     identifier: str
 
 
+@dataclass(frozen=True)
+class OptionChoice:
+    """An option to choose in a period chooser: the form (by key), the field and the option's label."""
+
+    form_key: str
+    field: Field
+    option: str
+
+
 @dataclass
 class Candidate:
     control: Control
@@ -45,6 +54,8 @@ class Candidate:
     order: int
     row: RowLink | None = None
     prepared_again: bool = False
+    # For an option of a period chooser: ``control`` stands for the chooser (it has no address).
+    choice: OptionChoice | None = None
 
     @property
     def sort_key(self) -> tuple[int, int]:
@@ -67,6 +78,30 @@ class PageState:
     scrolled_out: bool = False
     # A list with its own next page or "load more" is not scrolled for more.
     has_expansions: bool = False
+    # The preparation steps that chose a period in a chooser (by position), to choose again on a return.
+    choices: dict[int, OptionChoice] = field(default_factory=dict)
+
+
+def chooser_on(snapshot: Snapshot, choice: OptionChoice) -> tuple[Form, Field] | None:
+    """The chooser of ``choice`` as ``snapshot`` shows it (the period it shows may differ), if exactly one."""
+    wanted = (choice.field.type, choice.field.name, choice.field.label, choice.field.options)
+    found = [
+        (form, one)
+        for form in snapshot.forms
+        if form.key == choice.form_key
+        for one in form.fields
+        if (one.type, one.name, one.label, one.options) == wanted
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _chooser(form: Form, index: int, field: Field, option: str) -> Control:
+    """A control standing for a chooser's option in the frontier (never clicked: it is chosen)."""
+    return Control(
+        frame_path=form.frame_path, role="combobox", name=field.label, text=option, section=form.section, row="",
+        fingerprint=form.key[:40], document=form.document, href="", enabled=True, expanded=None, in_viewport=True,
+        ambiguous=False, panel=form.panel, form=index,
+    )  # fmt: skip
 
 
 def row_key(row: ReadRow) -> tuple[tuple[str, str | None], ...]:
@@ -85,6 +120,8 @@ class CandidateFinder:
         self.plan = plan
         self.websites = websites
         self._order = 0
+        # Periods of a chooser shown or taken already, by (field, option): each is read once in a run.
+        self.periods_met: set[tuple[str, str]] = set()
 
     def add(self, state: PageState, snapshot: Snapshot) -> int:
         """Add the controls of ``snapshot`` not examined before in ``state``; how many became candidates."""
@@ -102,13 +139,40 @@ class CandidateFinder:
                     added += 1
                 elif not avoided(control) and control.enabled and not control.row:
                     state.unclassified.append(control)
+        added += self._period_choices(state, snapshot)
         state.pending.sort(key=lambda candidate: candidate.sort_key)
         return added
 
+    def _period_choices(self, state: PageState, snapshot: Snapshot) -> int:
+        """An option of each period chooser not met before ("Year: 2025" when 2026 is shown) is a candidate."""
+        added = 0
+        for index, form in enumerate(snapshot.forms):
+            for chooser in form.fields:
+                choices = period_choices(chooser)
+                if not choices:
+                    continue
+                name = chooser.name or chooser.label
+                self.periods_met.add((name, chooser.chosen))  # the period shown now is this page's
+                for option in choices:
+                    if (name, option) in self.periods_met:
+                        continue
+                    self.periods_met.add((name, option))
+                    self._order += 1
+                    stand_in = _chooser(form, index, chooser, option)
+                    choice = OptionChoice(form.key, chooser, option)
+                    state.pending.append(Candidate(stand_in, Signal("expansion", "period"), self._order, choice=choice))
+                    state.has_expansions = True
+                    added += 1
+        return added
+
     def _candidate(self, state: PageState, control: Control) -> Candidate | None:
-        signal = classify_control(control, object_words=self.plan.object_words)
+        signal = classify_control(
+            control, object_words=self.plan.object_words, container_words=self.plan.container_words
+        )
         if signal is None:
             return None
+        if signal.kind == "container" and state.rows:
+            return None  # items are shown here: a place of other kinds is for a model to weigh, if any
         if signal.kind == "account" and (state.parent is not None or state.rows):
             # Only from the start page, before any item was seen (a home page, signed in); it is taken after
             # the page's other routes, and only while none of them found an item (explore.Explorer._useful).

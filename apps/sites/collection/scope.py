@@ -21,7 +21,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from apps.records.objects import words_on_websites
+from apps.records.objects import sections_of_others, words_on_websites
 from apps.records.scope import CollectionScope, collection_scope
 
 # Fields an item needs when the request names none: without one of them a
@@ -74,6 +74,8 @@ class CollectionPlan:
     # The payment status every item must have ("paid" or "unpaid"); empty when the request names none.
     statuses: tuple[str, ...] = ()
     status_notices: tuple[str, ...] = ()
+    # Section titles of other kinds of items: where these may be listed too ("Statements & notices").
+    container_words: tuple[str, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -98,4 +100,5 @@ def collection_plan(
     # The records layer applies no constraint to a request naming several kinds of items and says so.
     several_objects = any("several kinds of items" in notice for notice in scope.notices)
     statuses, status_notices = requested_statuses(request, several_objects=several_objects)
-    return CollectionPlan(request, scope, words, item_fields, save_documents, statuses, status_notices)
+    containers = sections_of_others(scope.object or "") if scope.object else ()
+    return CollectionPlan(request, scope, words, item_fields, save_documents, statuses, status_notices, containers)

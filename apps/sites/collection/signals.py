@@ -19,6 +19,8 @@ Kinds, in the order a collection takes them:
 ``account``    the way into the user's account area ("My account", "Area clienti", "MySolaria"),
                never another service's (webmail, a business portal): where the items are,
                when the collection starts on a home page
+``container``  a place where items of several kinds are kept ("Documents", "Statements & notices",
+               "Settings" where a subscription's billing lives): looked at while nothing was found
 ``menu``       a button that reveals more controls in place (a closed menu)
 """
 
@@ -26,16 +28,18 @@ from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlsplit
 
+from apps.records.objects import normalised
 from apps.sites.acting.entries import account_entry
 from apps.sites.observation import lexicon as lexicons
-from apps.sites.observation.snapshot import Control
+from apps.sites.observation.snapshot import Control, Field
 
-SignalKind = Literal["full_list", "detail", "download", "expansion", "archive", "section", "account", "menu"]
+SignalKind = Literal[
+    "full_list", "detail", "download", "expansion", "archive", "section", "account", "container", "menu"
+]
 ExpansionKind = Literal["next_page", "page_number", "load_more", "period"]
 
 # Lower goes first. A complete collection opens the full list before details.
@@ -47,14 +51,14 @@ PRIORITY: dict[SignalKind, int] = {
     "archive": 3,
     "section": 4,
     "account": 5,
-    "menu": 6,
+    "container": 6,
+    "menu": 7,
 }
 
 
 def fold(text: str) -> str:
     """Lower case without accents, apostrophes plain, spaces collapsed: how labels are compared."""
-    decomposed = unicodedata.normalize("NFKD", lexicons.fold(text))
-    return "".join(char for char in decomposed if not unicodedata.combining(char))
+    return lexicons.plain(text)
 
 
 def _words(name: str) -> tuple[str, ...]:
@@ -67,17 +71,7 @@ def _folded(phrases: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(fold(phrase) for phrase in phrases))
 
 
-@functools.cache
-def _alternatives(phrases: tuple[str, ...]) -> str:
-    """The phrases as one regex alternation: ``word*`` any word so begun, a lone ``*`` any one word."""
-
-    def word(part: str) -> str:
-        if part == "*":
-            return r"\w+"
-        return re.escape(part[:-1]) + r"\w*" if part.endswith("*") else re.escape(part)
-
-    ordered = sorted(phrases, key=len, reverse=True)
-    return "|".join(" ".join(word(part) for part in phrase.split()) for phrase in ordered) or "(?!)"
+_alternatives = lexicons.phrase_alternation
 
 
 def _found(name: str, label: str) -> bool:
@@ -141,8 +135,15 @@ def _names_object(label: str, object_words: tuple[str, ...]) -> bool:
     return any(re.search(r"(?<!\w)" + re.escape(fold(word)) + r"(?!\w)", label) for word in object_words)
 
 
-def classify_control(control: Control, *, object_words: tuple[str, ...]) -> Signal | None:
-    """What ``control`` does for a collection of the object named by ``object_words``, or None."""
+def classify_control(
+    control: Control, *, object_words: tuple[str, ...], container_words: tuple[str, ...] = ()
+) -> Signal | None:
+    """What ``control`` does for a collection of the object named by ``object_words``, or None.
+
+    ``container_words`` are the titles of places where other kinds of items are kept (the
+    collection plan's, :func:`~apps.records.objects.normalised`); with the lexicon's
+    ``container_labels`` they make a ``container``.
+    """
     label = fold(control.label)
     if not label or not control.enabled:
         return None
@@ -173,9 +174,58 @@ def classify_control(control: Control, *, object_words: tuple[str, ...]) -> Sign
         return Signal("section")
     if control.form is None and account_entry(label, control.href):
         return Signal("account")  # header links sit in lists too: a row says nothing here; a form's button is no way
+    if not in_row and (_is("container_labels", label) or normalised(control.label) in container_words):
+        return Signal("container")
     if control.expanded is False or (_is("menu_labels", label) and control.role == "button"):
         return Signal("menu")
     return None
+
+
+def period_choices(field: Field) -> tuple[str, ...]:
+    """The options of ``field`` besides the one shown, when it chooses among periods of a list; else ().
+
+    A period chooser is a ``<select>`` most of whose options are years ("2025",
+    "2025/26", "Anno 2024") or the lexicon's ``period_options`` ("Last 12
+    months", "Tutti gli anni"); a chooser of kinds ("All types", "Statements")
+    is not one.
+    """
+    if field.type != "select" or not field.visible or not field.editable or len(field.options) < 2:
+        return ()
+    pattern = _period_option(lexicons.period_option_source())
+    periods = [pattern.search(fold(option)) is not None for option in field.options]
+    if sum(periods) * 2 < len(periods) or sum(periods) < 2:
+        return ()
+    return tuple(
+        option for option, period in zip(field.options, periods, strict=True) if period and option != field.chosen
+    )
+
+
+@functools.cache
+def _period_option(source: str) -> re.Pattern[str]:
+    return re.compile(source)
+
+
+# A loading line is short: "Loading…", "Caricamento in corso…", "Loading billing history…".
+_LOADING_LINE_CHARS = 60
+_LOADING_LINE_WORDS = 4
+
+
+def still_loading(text: str) -> bool:
+    """Whether the page's text shows a line saying its content is still on the way: short, opening with
+    one of the ``loading_phrases``, and trailing off ("…") or of a few words ("Please wait")."""
+    opening = _opening(_words("loading_phrases"))
+    for line in text.splitlines():
+        plain = fold(line).strip()
+        if not plain or len(plain) > _LOADING_LINE_CHARS or opening.match(plain) is None:
+            continue
+        if plain.endswith(("\u2026", "...")) or len(plain.split()) <= _LOADING_LINE_WORDS:
+            return True
+    return False
+
+
+@functools.cache
+def _opening(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(r"^\s*(?:" + _alternatives(phrases) + r")(?!\w)")
 
 
 def avoided(control: Control) -> bool:

@@ -18,12 +18,14 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from contextlib import suppress
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from apps.records.rows import Source
+from apps.sites.acting.choose import choose_option
 from apps.sites.acting.click import ClickApproval, ClickOutcome, click
 from apps.sites.acting.obstruction import CaptureContext, click_or_capture
 from apps.sites.acting.route_choice import (
@@ -39,7 +41,15 @@ from apps.sites.collection.audit import InputWindow, note_decision, note_recover
 from apps.sites.collection.budget import ActionKind, CollectionLedger
 from apps.sites.collection.documents import DocumentSaver
 from apps.sites.collection.findings import CollectionStop, Findings, StopReason
-from apps.sites.collection.frontier import Candidate, CandidateFinder, PageState, RowLink, row_key
+from apps.sites.collection.frontier import (
+    Candidate,
+    CandidateFinder,
+    OptionChoice,
+    PageState,
+    RowLink,
+    chooser_on,
+    row_key,
+)
 from apps.sites.collection.pages import (
     Arrival,
     PreparePage,
@@ -61,16 +71,19 @@ from apps.sites.collection.recognition import (
 )
 from apps.sites.collection.revisit import find_again, identity_key, page_address, same_address
 from apps.sites.collection.scope import CollectionPlan
-from apps.sites.collection.signals import classify_control
+from apps.sites.collection.signals import avoided, classify_control, still_loading
 from apps.sites.observation.limits import OBSERVATION_TIMEOUT
 from apps.sites.observation.reader import observe
 from apps.sites.observation.snapshot import Control, Snapshot
-from apps.sites.observation.waits import Observer, Readiness
+from apps.sites.observation.waits import Observer, Readiness, pause
 
 Navigate = Callable[[str], object]
 # Candidates that lead to items already known to exist: one that cannot be reached leaves the
 # collection incomplete (a section or a menu is only a possible route).
 MUST_REACH = frozenset({"detail", "download", "expansion", "full_list", "archive"})
+# A page that says its list is still loading ("Loading…") is read again, this long at most, this often.
+LOADING_TEXT_PATIENCE = timedelta(seconds=5)
+LOADING_TEXT_LOOK_EVERY = timedelta(milliseconds=250)
 # How a read fails when the document changed during the check (the recovery read's reason).
 CHANGED_FAILURES = frozenset({"changed", "navigating"})
 
@@ -147,7 +160,9 @@ class RowFinder(CandidateFinder):
         candidate = super()._candidate(state, control)
         if candidate is not None or control.ambiguous or not control.row:
             return candidate
-        signal = classify_control(control, object_words=self.plan.object_words)
+        signal = classify_control(
+            control, object_words=self.plan.object_words, container_words=self.plan.container_words
+        )
         wanted = signal is not None and (
             signal.kind == "detail" or (signal.kind == "download" and self.plan.save_documents)
         )
@@ -216,7 +231,7 @@ class PageWalker:
                 self.findings.limits_met.add("active_time")
                 raise Stopped("active_time")
             raise Stopped("unreadable", arrival.failure)
-        snapshot = arrival.snapshot
+        snapshot = self._loaded(arrival.snapshot)
         prepared = self.run.prepare_page(self.page, snapshot, self.ledger.deadline())
         if prepared.blocked:
             raise Stopped("page_blocked", prepared.blocked)
@@ -230,6 +245,18 @@ class PageWalker:
         self.findings.pages_read += 1
         self.findings.note_expected_total(stated_total(snapshot.text), page=self.page.url)
         self.visited.add(page_address(self.page.url))
+        return snapshot
+
+    def _loaded(self, snapshot: Snapshot) -> Snapshot:
+        """``snapshot``, or, while the page says its content is still loading, a later read (bounded)."""
+        until = min(self.ledger.deadline(), time.monotonic() + LOADING_TEXT_PATIENCE.total_seconds())
+        while still_loading(snapshot.text) and time.monotonic() < until:
+            self.findings.diagnostics["read_again.loading_text"] += 1
+            pause(self.page, until, LOADING_TEXT_LOOK_EVERY)
+            again = self._arrival(None)
+            if again.snapshot is None:
+                break
+            snapshot = again.snapshot
         return snapshot
 
     def _arrival(self, settled: Readiness | None, *, look_now: bool = False) -> Arrival:
@@ -386,6 +413,11 @@ class PageWalker:
         self.findings.diagnostics["route_prepared_again"] += 1
         route = [*state.preparation, candidate.control]
         for position, control in enumerate(state.preparation):
+            if position in state.choices:  # a period chosen in place is chosen again
+                if not isinstance(self.choose_and_show(state, state.choices[position]), ClickOutcome):
+                    return
+                state.snapshot = self.read()
+                continue
             found = find_again(state.snapshot, control)
             if found.kind != "found" or found.control is None:
                 return
@@ -427,6 +459,29 @@ class PageWalker:
         if copy is not None:
             self.findings.diagnostics[f"obstruction_copy.{copy.kind}"] += 1
         return outcome
+
+    def choose_and_show(self, state: PageState, choice: OptionChoice) -> ClickOutcome | str:
+        """Choose ``choice``'s option in the chooser ``state`` shows (one in-place action) and, when the
+        page does not follow by itself, press the chooser's button (another); why not, as a phrase."""
+        found = chooser_on(state.snapshot, choice)
+        if found is None:
+            return "was no longer on the page"
+        form, field = found
+        self.spend("in_place")
+        outcome = choose_option(self.page, form, field, choice.option, deadline=self.ledger.deadline())
+        if not outcome.invoked or page_address(self.page.url) != state.url or outcome.effect != "no_change":
+            return outcome
+        # Nothing followed the choice: the chooser's form has a button that shows the chosen period.
+        controls = state.snapshot.controls
+        button = next(
+            (controls[i] for i in form.controls if controls[i].role == "button" and not avoided(controls[i])), None
+        )
+        if button is None:
+            return "has no button to show it"
+        again = find_again(state.snapshot, button)
+        if again.kind != "found" or again.control is None:
+            return "has a button that could not be found again"
+        return self.click(again.control, "in_place")
 
     @staticmethod
     def twin_links(state: PageState, control: Control) -> bool:

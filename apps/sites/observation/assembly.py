@@ -68,7 +68,7 @@ def _index(value: object) -> int | None:
 # role, name, text, section, row, fingerprint (these five as numbers into the
 # frame's table of strings), href, flags (1 enabled, 2 in the window,
 # 4 ambiguous, 8 current), expanded, checked, panel, form.
-CONTROL_COLUMNS = 12
+CONTROL_COLUMNS = 13
 _STRING_COLUMNS = 5
 _ENABLED, _IN_VIEWPORT, _AMBIGUOUS, _CURRENT = 1, 2, 4, 8
 
@@ -84,7 +84,7 @@ def _control(
     """One control row; ``base`` is (panel base, panel count, form base, form count) of its frame."""
     if type(data) is not list or len(data) != CONTROL_COLUMNS:
         raise ObservationFailed("nonsense")
-    role, name, text, section, row, fingerprint, href, flags, expanded, checked, panel, form = data
+    role, name, text, section, row, fingerprint, href, flags, expanded, checked, panel, form, description = data
     # Thousands per page: one combined type check.
     size = len(strings)
     if not (
@@ -98,6 +98,8 @@ def _control(
         and type(row) is int
         and 0 <= row < size
         and type(fingerprint) is int
+        and type(description) is int
+        and 0 <= description < size
         and 0 <= fingerprint < size
         and type(href) is str
         and type(flags) is int
@@ -113,6 +115,7 @@ def _control(
         section=strings[section][: limits.section_text],
         row=strings[row][: limits.row_text],
         fingerprint=strings[fingerprint][:40],
+        description=strings[description][: limits.name_text],
         href=href[: limits.href_text],
         enabled=bool(flags & _ENABLED),
         expanded=expanded if type(expanded) is bool else None,
@@ -138,6 +141,8 @@ def _field(raw: PageAnswer, limits: ObservationLimits) -> Field:
         visible=raw.flag("visible"),
         editable=raw.flag("editable"),
         max_length=max_length,
+        options=raw.texts("options", limits.max_options, limits.name_text),
+        chosen=raw.text("chosen", limits.name_text),
     )
 
 

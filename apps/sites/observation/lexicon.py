@@ -59,6 +59,37 @@ def lexicon(name: str) -> dict[str, tuple[str, ...]]:
     return _load(name, str(getattr(settings, "METNOS_SITES_LEXICON_DIR", "") or ""))
 
 
+def plain(text: str) -> str:
+    """:func:`fold`, accents removed too: how a collection compares labels ("Più" is "piu")."""
+    decomposed = unicodedata.normalize("NFKD", fold(text))
+    return "".join(char for char in decomposed if not unicodedata.combining(char))
+
+
+@cache
+def phrase_alternation(phrases: tuple[str, ...]) -> str:
+    """The phrases as one regex alternation, longest first: a word ``so*`` is any word so begun, a lone
+    ``*`` any one word ("more *": "more bills"). Never matches anything when there are none."""
+
+    def word(part: str) -> str:
+        if part == "*":
+            return r"\w+"
+        return re.escape(part[:-1]) + r"\w*" if part.endswith("*") else re.escape(part)
+
+    ordered = sorted(phrases, key=len, reverse=True)
+    return "|".join(" ".join(word(part) for part in phrase.split()) for phrase in ordered) or "(?!)"
+
+
+# A year in a label: "2025", "2025/26", "Anno 2024".
+A_YEAR = r"(?<!\d)(?:19|20)\d{2}(?!\d)"
+
+
+def period_option_source() -> str:
+    """The regex (Python and JavaScript alike) an option of a period chooser matches, on a :func:`plain`
+    label: a year, or a whole phrase of the collection lexicon's ``period_options`` ("Last 12 months")."""
+    phrases = tuple(dict.fromkeys(plain(phrase) for phrase in lexicon("collection").get("period_options", ())))
+    return f"^(?:{phrase_alternation(phrases)})$|{A_YEAR}"
+
+
 @cache
 def phrase_pattern(phrases: tuple[str, ...]) -> re.Pattern[str]:
     """One regex finding any of ``phrases`` as whole words in folded text, longest first."""

@@ -17,6 +17,8 @@ class ObservationLimits:
     max_controls: int = 5_000
     max_forms: int = 40
     max_fields: int = 60
+    # The options of one <select> kept (their labels, page text): a period or type chooser.
+    max_options: int = 40
     max_panels: int = 20
     max_frames: int = 16
     max_frame_depth: int = 4

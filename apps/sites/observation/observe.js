@@ -52,6 +52,21 @@
     return reachable.filter((control) => chosen.has(control));
   }
 
+  const periodOption = request.periods ? new RegExp(request.periods) : null;
+
+  // Most options, and at least two, are years or period phrases (the collection lexicon's, as a pattern).
+  function periodChooser(el) {
+    if (!periodOption || el.options.length < 2) return false;
+    const labels = Array.from(el.options).slice(0, request.limits.maxOptions).map((option) => plainLabel(option.label || option.text || ''));
+    const periods = labels.filter((label) => periodOption.test(label)).length;
+    return periods >= 2 && periods * 2 >= labels.length;
+  }
+
+  function plainLabel(text) {
+    return text.normalize('NFKC').toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(/[\u2013\u2014]/g, '-')
+      .normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/\s+/g, ' ').trim();
+  }
+
   function describeField(el, context) {
     const limits = request.limits;
     const tag = el.tagName;
@@ -60,7 +75,15 @@
       : tag === 'SELECT' ? 'select' : tag === 'TEXTAREA' ? 'textarea' : explicitRole(el) || 'contenteditable';
     const maxLength = native && el.maxLength > 0 ? el.maxLength : null;
     const locked = native ? el.disabled || el.readOnly === true : el.getAttribute('aria-readonly') === 'true';
+    // A chooser of periods ("Year: 2026", "Show: Last 12 months") shows the page's own periods: its
+    // options and the one shown are read. Any other <select> holds a value, and no option is read.
+    const options = tag === 'SELECT' && periodChooser(el)
+      ? Array.from(el.options).slice(0, limits.maxOptions).map((option) => bounded(oneLine(option.label || option.text || ''), limits.nameText))
+      : [];
+    const chosen = options.length && el.selectedIndex >= 0 && el.selectedIndex < options.length ? options[el.selectedIndex] : '';
     return {
+      options,
+      chosen,
       type: bounded(type, 40),
       label: accessibleName(el, 'field', limits.nameText),
       name: bounded(el.getAttribute('name') || '', limits.nameText),
@@ -254,6 +277,7 @@
       control.checked,
       control.panel,
       formIndex.has(position) ? formIndex.get(position) : null,
+      stringNumber(control.description || ''),
     ]);
     return {
       ...identity(),

@@ -395,11 +395,15 @@ function describeControl(found, candidate, limits) {
   const rowEl = rowElementOf(el);
   if (rowEl && !rowTexts.has(rowEl)) rowTexts.set(rowEl, textLine(rowEl, 'visible', limits.rowText));
   const expanded = el.getAttribute('aria-expanded');
+  // What the control says of itself beyond its name: its title, when that is not already its name
+  // ("×" named "Chiudi", titled "Chiudi e continua senza accettare").
+  const title = bounded(oneLine(el.getAttribute('title') || ''), limits.nameText);
   return {
     el,
     role: candidate.role,
     name,
     text,
+    description: title && title !== name ? title : '',
     section: sectionOf(found, el, candidate.heading),
     row: rowEl ? rowTexts.get(rowEl) : '',
     fingerprint: fingerprint(el),

@@ -20,6 +20,7 @@ from playwright.sync_api import Frame, JSHandle, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from apps.sites.observation.assembly import FrameRead, assemble_snapshot
+from apps.sites.observation.lexicon import period_option_source
 from apps.sites.observation.limits import OBSERVATION_LIMITS, OBSERVATION_TIMEOUT, ObservationLimits
 from apps.sites.observation.page_calls import evaluate_handle_within, evaluate_within
 from apps.sites.observation.scripts import script_beside
@@ -134,7 +135,8 @@ class _Walk:
 
 
 def _read_frame(walk: _Walk, frame: Frame, path: FramePath, host: PageAnswer | None) -> FrameRead:
-    answer = run_page_script(frame, {"mode": "snapshot", "limits": walk.budget()}, walk.deadline)
+    request = {"mode": "snapshot", "limits": walk.budget(), "periods": period_option_source()}
+    answer = run_page_script(frame, request, walk.deadline)
     try:
         raw = PageAnswer(json.loads(answer) if isinstance(answer, str) else None)
     except ValueError as error:

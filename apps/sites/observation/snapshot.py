@@ -100,6 +100,9 @@ class Control(ControlIdentity):
     # Stands for what is shown now (aria-selected or aria-current): the selected tab, the current
     # page or period. Not part of the identity either.
     current: bool = False
+    # What the control says of itself beyond its name (its title, when that is not its name). Not part
+    # of the identity.
+    description: str = ""
 
     @property
     def identity(self) -> ControlIdentity:
@@ -127,6 +130,9 @@ class Field:
     visible: bool
     editable: bool
     max_length: int | None
+    # A <select>'s option labels and the one shown now: the page's words, never what anyone typed.
+    options: tuple[str, ...] = ()
+    chosen: str = ""
 
 
 @dataclass(frozen=True)

@@ -29,6 +29,7 @@ from django.utils import timezone
 
 from apps.runtime.executor import ExecutionContext, InputSpec, Mandate, NoMandate, StepError, StepResult
 from apps.runtime.manifests import ArgSpec, Manifest, RequestForm, RequestFrame, ResultShape
+from apps.sites.browser.landing import signed_in_page_keep
 from apps.sites.browser.sessions import BrowserSessionError, NavigationRefused, SessionEnded, outside_browser_loop
 from apps.sites.browser.slots import SessionRefused
 from apps.sites.browser.steps import INTERRUPTED, BrowserStep, browser_step_run, register_browser_step
@@ -258,6 +259,9 @@ def sign_in_job(step: BrowserStep) -> StepResult:
     finally:
         step.withhold(*mandate.secrets())
     sign_in_audit_record(owner=step.owner, turn_id=step.turn_id, step_index=step.step_index, report=report)
+    if report.outcome == "signed_in" and report.anchor and step.turn_id is not None:
+        # A collection of this turn asked for the website itself starts where the sign-in landed.
+        signed_in_page_keep(owner_id=step.owner.pk, turn_id=step.turn_id, address=report.anchor)
     # After the session closed (its cookies saved): end the panel, or continue in a resumed turn.
     resumed = handoff_settle(handoff, report)
     result = step_result(report)

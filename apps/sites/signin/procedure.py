@@ -34,8 +34,9 @@ from apps.sites.acting.click import ClickApproval, click
 from apps.sites.acting.cookies import consent_clear_before_submission, consent_pending
 from apps.sites.browser.sessions import BrowserSession
 from apps.sites.browser.websites import InvalidOrigin, origin_of
+from apps.sites.limits import SIGN_IN_MAX_ACTIONS
 from apps.sites.observation.lexicon import fold, lexicon, phrase_pattern
-from apps.sites.observation.snapshot import Control, Snapshot
+from apps.sites.observation.snapshot import Control, ControlIdentity, Snapshot
 from apps.sites.observation.waits import LOADED_ONLY, read_page
 from apps.sites.observation.waits_watch import watch_page
 from apps.sites.signin.entry import ENTRY_ROLES, choose_entry
@@ -49,7 +50,7 @@ from apps.sites.signin.search import (
     SearchResult,
     signed_in_evidence,
 )
-from apps.sites.signin.types import MAX_FORMS, InternalClass, Phase, SignInOutcome, SignInReport
+from apps.sites.signin.types import MAX_FORMS, MAX_ONWARD_STEPS, InternalClass, Phase, SignInOutcome, SignInReport
 from apps.sites.signin.verify import Verdict, await_outcome
 from apps.sites.signin.verify import needs_person as verify_needs_person
 
@@ -205,11 +206,41 @@ class SignInProcedure:
             verdict = self._submit(page, snapshot, step, typed)
             if isinstance(verdict, SignInReport):
                 return verdict
+            verdict = self._onward(page, verdict)
             following = self._following(verdict)
             if following is None:
                 return self._verdict_report(page, verdict)
             snapshot, step = following
         return self.report("unverified", "too_many_forms", "exhausted")
+
+    def _onward(self, page: Page, verdict: Verdict) -> Verdict:
+        """Take the way on toward the account a page offers after the submission (see
+        :func:`~apps.sites.signin.verify.toward_the_account`), at most ``MAX_ONWARD_STEPS`` times."""
+        taken: set[ControlIdentity] = set()
+        while verdict.kind == "next_step" and verdict.control is not None and verdict.snapshot is not None:
+            if len(taken) >= MAX_ONWARD_STEPS or self.counters.actions >= SIGN_IN_MAX_ACTIONS:
+                return Verdict("unverified", "no_evidence", verdict.snapshot)
+            control, before = verdict.control, verdict.snapshot
+            taken.add(control.identity)
+            watch = watch_page(page)
+            mark = watch.mark(page.main_frame)
+            self.counters.actions += 1
+            outcome = click(
+                page, control, approval=ClickApproval(control), deadline=self.deadline, quiet=LOADED_ONLY,
+                expect_in_place=not control.href,
+            )  # fmt: skip
+            if not outcome.invoked:
+                return Verdict("unverified", "no_evidence", before)
+            settled = outcome.readiness is not None and outcome.readiness.ready
+            try:
+                verdict = await_outcome(
+                    page, watch=watch, mark=mark, before=before, submitted=None, deadline=self.deadline,
+                    settled=settled, submitted_at=time.monotonic() - outcome.settle_seconds, loaded_only=settled,
+                    taken=frozenset(taken),
+                )  # fmt: skip
+            except PlaywrightError:
+                return Verdict("unverified", "evidence_unobservable")
+        return verdict
 
     def _following(self, verdict: Verdict) -> tuple[Snapshot, LoginForm | CodeTarget] | None:
         """The next form to fill after ``verdict`` (a password step, a code), if it asks for one."""

@@ -26,6 +26,7 @@ The search runs before any credential is used and never submits a form.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Sequence
 from contextlib import suppress
@@ -137,7 +138,15 @@ def signed_in_evidence(snapshot: Snapshot) -> bool:
     if verdict.found is not None and verdict.found.password is not None:
         return False
     sign_out = phrase_pattern(lexicon("signin")["sign_out_phrases"])
-    return any(control.enabled and sign_out.fullmatch(fold(control.label)) is not None for control in snapshot.controls)
+    return any(control.enabled and _signs_out(sign_out, fold(control.label)) for control in snapshot.controls)
+
+
+# "Sign out", "Sign out of My FibreLink", "Log off (Anna)": a sign-out phrase opening a short label.
+_SIGN_OUT_MAX_WORDS = 6
+
+
+def _signs_out(sign_out: re.Pattern[str], label: str) -> bool:
+    return sign_out.match(label) is not None and len(label.split()) <= _SIGN_OUT_MAX_WORDS
 
 
 class EntrySearch:

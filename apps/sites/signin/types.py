@@ -34,6 +34,9 @@ SignInOutcome = Literal[
     "refused", "failed",
 ]  # fmt: skip
 InternalClass = Literal["completed", "inconclusive", "exhausted"]
+# After the submission, ways on toward the account taken at most (an interstitial, a closed account menu).
+MAX_ONWARD_STEPS = 2
+
 Phase = Literal["open", "search", "credentials", "submit", "verify", "code", "recovery"]
 
 # After a click, how long a page without a form or a way in is watched for a delayed form.

@@ -16,6 +16,11 @@
   show before the submission.
 - A humanity request or challenge widget needs a person; a one-time code
   field, or the password step of a two-step form, is the next form to fill.
+- A page with no login form and no evidence that offers exactly one way on
+  toward the account — an interstitial's "Continue to your account" / "Vai
+  alla tua area", or a closed account menu that may hold the sign-out — is
+  the next step: it is taken once (a sign-in action) and the outcome is
+  observed again.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from apps.sites.observation.lexicon import fold, lexicon, phrase_pattern
 from apps.sites.observation.page_calls import Started
 from apps.sites.observation.reader import remaining_ms
 from apps.sites.observation.scripts import script_beside
-from apps.sites.observation.snapshot import Snapshot
+from apps.sites.observation.snapshot import Control, ControlIdentity, Snapshot
 from apps.sites.observation.waits import EVENT_POLL, pause, read_page, wait_until_readable
 from apps.sites.observation.waits_watch import PageWatch, WatchMark
 from apps.sites.signin.forms import CodeTarget, LoginForm, find_code_target, find_login_form
@@ -48,7 +53,9 @@ from apps.sites.signin.types import (
 # Verdicts a first look at a page that has only loaded may give: the next form is found again
 # and checked (frame, document, fields) before anything is typed into it.
 _AT_FIRST_LOOK = frozenset({"next_form", "code"})
-VerdictKind = Literal["signed_in", "unverified", "rejected", "needs_person", "code", "next_form", "ambiguous"]
+VerdictKind = Literal[
+    "signed_in", "unverified", "rejected", "needs_person", "code", "next_form", "next_step", "ambiguous"
+]
 READ_SECONDS = 10.0
 # Ends once the document's load event has fired and two frames were drawn since; it only listens.
 _LOADED_AND_DRAWN_SCRIPT = script_beside(__file__, "verify.js")
@@ -62,6 +69,8 @@ class Verdict:
     form: LoginForm | None = None
     code: CodeTarget | None = None
     anchor: str = ""
+    # ``next_step``: the one control toward the account (an interstitial's "Continue", a closed account menu).
+    control: Control | None = None
 
 
 def rejection_count(snapshot: Snapshot) -> int:
@@ -111,6 +120,7 @@ def await_outcome(
     settled: bool = False,
     submitted_at: float | None = None,
     loaded_only: bool = False,
+    taken: frozenset[ControlIdentity] = frozenset(),
 ) -> Verdict:
     """Observe the page after a submission until it shows an outcome (see the module docstring).
 
@@ -174,6 +184,9 @@ def await_outcome(
                 continue  # the page may still be drawing: read it properly before judging
             if verdict is not None:
                 return verdict
+            step = toward_the_account(snapshot, taken)
+            if step is not None:
+                return Verdict("next_step", step[0], snapshot, control=step[1])
         if time.monotonic() >= interval_end:
             own_open = any(watch.is_open(request) for request in watch.data_requests_since(mark))
             if own_open and not extended:
@@ -182,6 +195,33 @@ def await_outcome(
                 continue
             return Verdict("unverified", "no_evidence", snapshot)
         _until_next_look(page, watch, time.monotonic() + OBSERVE_EVERY_SECONDS)
+
+
+def toward_the_account(snapshot: Snapshot, taken: frozenset[ControlIdentity]) -> tuple[str, Control] | None:
+    """The one way on toward the account a page without evidence offers, and what it is; else None.
+
+    No login form asks for a password, the page is not covered by a panel's controls, and exactly one
+    control (not taken before) is an interstitial's way on or else a closed account menu.
+    """
+    login = find_login_form(snapshot)
+    if login.found is not None and login.found.password is not None:
+        return None
+    usable = [
+        control for control in snapshot.controls
+        if control.enabled and control.panel is None and not control.ambiguous and control.identity not in taken
+    ]  # fmt: skip
+    onward = phrase_pattern(lexicon("signin").get("continue_phrases", ()))
+    continues = [control for control in usable if onward.fullmatch(fold(control.label))]
+    if len({(control.label, control.href) for control in continues}) == 1:
+        return "interstitial", continues[0]
+    menus = phrase_pattern(lexicon("signin").get("account_menu_phrases", ()))
+    closed = [
+        control for control in usable
+        if control.role == "button" and control.expanded is False and menus.search(fold(control.label))
+    ]  # fmt: skip
+    if len(closed) == 1:
+        return "account_menu", closed[0]
+    return None
 
 
 def _start_loaded_and_drawn(page: Page, deadline: float) -> Started:
