@@ -197,3 +197,12 @@ def test_a_close_control_that_says_it_refuses_is_the_rejection(fixture_web: Fixt
     outcome = run(browser_page)
     assert (outcome.kind, outcome.notices) == ("rejected", 1), outcome
     assert presses_become(browser_page, site, ["close-reject"])
+
+
+def test_a_notice_that_redraws_itself_as_its_settings_is_rejected_there(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    site = open_notice(fixture_web, browser_page, "consent-layers", "/redrawn.html")
+    outcome = run(browser_page)
+    assert (outcome.kind, outcome.clicks) == ("rejected", 2), outcome
+    assert presses_become(browser_page, site, ["settings", "reject"])

@@ -37,3 +37,12 @@ def test_a_wrong_password_is_still_a_rejection_and_nothing_is_continued(owner: A
     run = sign_in_to(owner, site.url("/login.html"), origins=[site.origin], password="not-the-password-1")
     assert run.outcome == "rejected", run.result
     assert ("GET", "/private/notice.html") not in site.requests()
+
+
+def test_a_way_in_inside_an_off_canvas_menu_the_search_opened_is_followed(owner: Any, fixture_web: FixtureWeb) -> None:
+    # The menu covers the page once open: it is where the way in is, not an overlay to close first.
+    site = fixture_web.fresh("signin-offcanvas")
+    run = sign_in_to(owner, site.url("/"), origins=[site.origin])
+    assert run.outcome == "signed_in", run.result
+    assert ("GET", "/webmail.html") not in site.requests()  # another service's sign-in is never taken
+    assert site.logins() == [{"ok": True, "fields": ["password", "username"]}]

@@ -183,6 +183,10 @@ class _Rejection(PanelProcedure):
 
     def second_layer(self, snapshot: Snapshot, first: Panel) -> Panel:
         notices = consent_panels(snapshot)
+        if not notices:
+            # The notice redrew itself as its settings ("Select the categories you allow"): the same panel,
+            # whose words no longer name cookies, is its second layer.
+            notices = tuple(panel for panel in snapshot.panels if panel.key == first.key)
         if len(notices) > 1:
             notices = tuple(panel for panel in notices if panel.key != first.key)
         if len(notices) != 1:

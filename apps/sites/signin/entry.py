@@ -16,7 +16,9 @@ Each control's label is read against the native sign-in lexicon:
   address: a credential goes only to the sign-in of the account it was
   saved for;
 - a brand name on the account's prefix ("MySolaria", "MyFibreLink") counts
-  as an entry phrase contained in the label.
+  as an entry phrase contained in the label;
+- the button that opens the site's menu ("☰ Menu") is the weakest signal:
+  taken only when nothing else leads in, since the way in often sits there.
 
 A preference counts only when it singles out one control. Several controls
 tied at the top are ambiguous and stop the search — unless they all lead to
@@ -37,7 +39,7 @@ from apps.sites.acting.entries import brand, other_service
 from apps.sites.observation.lexicon import fold, lexicon, phrase_pattern
 from apps.sites.observation.snapshot import Control
 
-EXACT, CONTAINS, ACCOUNT, SECTION = 30, 20, 10, 3
+EXACT, CONTAINS, ACCOUNT, SECTION, MENU = 30, 20, 10, 3, 1
 ENTRY_ROLES = frozenset({"link", "button", "menuitem", "tab"})
 
 
@@ -100,6 +102,11 @@ def choose_entry(controls: Sequence[Control]) -> EntryChoice:
     scores = [
         _score(label, control.section, generic, control.href) if control.role in ENTRY_ROLES and control.enabled else 0
         for control, label in zip(controls, labels, strict=True)
+    ]
+    menus = phrase_pattern(_words("menu_phrases"))
+    scores = [
+        MENU if not score and control.role == "button" and control.enabled and menus.fullmatch(label) else score
+        for control, label, score in zip(controls, labels, scores, strict=True)
     ]
     top = max(scores, default=0)
     if top == 0:

@@ -292,20 +292,24 @@ class EntrySearch:
         # A new tab has just loaded (see _authorized_tab): like a page reached by its address, it is
         # observed at once, and waited for only when that read fails or shows no way on.
         settled = working is not page or (outcome.readiness is not None and outcome.readiness.ready)
-        return self._arrived(working, settled=settled)
+        # A menu the click opened ("Accedi ▾", "☰ Menu") is where the way in is now: it is not closed.
+        return self._arrived(working, settled=settled, opened=working is page and control.expanded is False)
 
-    def _arrived(self, page: Page, *, settled: bool) -> tuple[Page, Snapshot] | SearchResult | None:
+    def _arrived(
+        self, page: Page, *, settled: bool, opened: bool = False
+    ) -> tuple[Page, Snapshot] | SearchResult | None:
         snapshot = self.read(page, settled=settled)
         if snapshot is None:
             return None
         self.counters.visited.add(_plain(snapshot.url))
-        cleared = self._clear_the_way(page, snapshot)
+        cleared = self._clear_the_way(page, snapshot, keep_open=opened)
         if isinstance(cleared, SearchResult):
             return cleared
         return page, self._await_delayed_form(page, cleared)
 
-    def _clear_the_way(self, page: Page, snapshot: Snapshot) -> Snapshot | SearchResult:
-        """Reject consent notices, and close a covering panel through a safe exit, before using the page.
+    def _clear_the_way(self, page: Page, snapshot: Snapshot, *, keep_open: bool = False) -> Snapshot | SearchResult:
+        """Reject consent notices, and close a covering panel through a safe exit, before using the page
+        (``keep_open``: not a panel the search itself just opened, such as a menu).
 
         Their clicks count as actions; a notice that cannot be rejected stops the search (pending consent).
         """
@@ -315,7 +319,7 @@ class EntrySearch:
             if not cookies.clear:
                 return SearchResult("consent_pending", f"consent_{cookies.kind}", page, snapshot)
             snapshot = self.read(page) or snapshot
-        if covering_panels(snapshot):
+        if covering_panels(snapshot) and not keep_open:
             overlay = close_overlay(page, deadline=self.deadline)
             self.counters.actions += overlay.clicks
             if overlay.kind == "closed":
