@@ -211,6 +211,42 @@ def _forbidding(words: Sequence[str]) -> bool:
     return False
 
 
+# Words that name where the items are, right before a kind: "from my orders", "nei miei ordini".
+_SOURCE_WORDS = frozenset(
+    {"from", "in", "among", "within", "inside", "of", "da", "dai", "dagli", "dalle", "dal", "nei", "negli", "nelle",
+     "nel", "tra", "fra", "dentro", "dei", "degli", "delle"}
+)  # fmt: skip
+# A kind right before or after these words names a field, not items: "order total", "numero ordine".
+_FIELD_WORDS = frozenset(
+    {"total", "totals", "number", "no", "date", "amount", "id", "reference", "ref", "value", "status",
+     "totale", "numero", "data", "importo", "codice", "stato", "valore", "n"}
+)  # fmt: skip
+
+
+def _a_source(text: str, token: _Token) -> bool:
+    """Whether the kind at ``token`` is named as the place the items come from ("invoices from my orders")."""
+    before = re.findall(r"[\w']+", text[: token.start].casefold())
+
+    def skip_fillers() -> None:
+        while before and before[-1] not in _SOURCE_WORDS and (before[-1] in _ARTICLES or before[-1] in _ADJECTIVES):
+            before.pop()
+
+    skip_fillers()
+    if len(before) >= 2 and before[-1] not in _SOURCE_WORDS and (before[-2] in _SOURCE_WORDS | _ARTICLES):
+        before.pop()  # a name between: "from my GadgetBay orders"
+        skip_fillers()
+    return bool(before) and before[-1] in _SOURCE_WORDS
+
+
+def _a_field(text: str, token: _Token) -> bool:
+    """Whether the kind at ``token`` names a field of the items ("order total", "numero ordine")."""
+    after = re.findall(r"[\w']+", text[token.end :].casefold())[:1]
+    before = re.findall(r"[\w']+", text[: token.start].casefold())[-1:]
+    return bool(after and after[0] in _FIELD_WORDS and after[0] != "n") or bool(
+        before and before[0] in _FIELD_WORDS - {"data", "no"}
+    )
+
+
 def _left_out(text: str, token: _Token) -> bool:
     """Whether the clause of an object's mention negates or excludes it ("credit notes don't count")."""
     fragment, words = _clause_words(text, *_clause_bounds(text, token.start))
@@ -448,6 +484,8 @@ def collection_scope(request: str, *, today: dt.date | None = None) -> Collectio
     tokens = _tokens(text)
     notices: list[str] = []
     objects = _find_objects(tokens, lowered)
+    # "every invoice from my orders": a kind named as where the items are is not one of them.
+    objects = [found for found in objects if not _a_source(text, found[1]) and not _a_field(text, found[1])] or objects
     distinct_objects = sorted({name for name, _ in objects})
     if not objects:
         return CollectionScope(None, "", False, "no object to collect was recognised", (), (), (), ())

@@ -300,3 +300,19 @@ def test_periods_that_follow_one_another_are_one_period() -> None:
 def test_periods_with_a_gap_between_them_apply_no_filter_and_say_so() -> None:
     scope = collection_scope("all invoices from 2023 and 2025")
     assert scope.period_filters == () and "several periods" in scope.notices[0]
+
+
+@pytest.mark.parametrize(
+    ("request_text", "period"),
+    [
+        ("I need every invoice from my GadgetBay orders of 2025; invoice number, date and order total", "2025"),
+        ("tutte le fatture dei miei ordini del 2025", "2025"),
+        ("all bills of 2026 in the documents section", "2026"),
+    ],
+)
+def test_a_kind_named_as_where_the_items_are_or_as_a_field_is_not_another_object(
+    request_text: str, period: str
+) -> None:
+    scope = collection_scope(request_text)
+    assert scope.object == "invoice" and scope.notices == ()
+    assert [constraint.text for constraint in scope.period_filters] == [period]
