@@ -24,7 +24,9 @@ For each site, with a temporary data folder and SQLite (``_setup.py``):
   ``METNOS_SITES_ALLOW_PRIVATE``, sub-resources only to opened networks).
   No model tier is configured (``METNOS_MODEL_*`` is removed). The
   command is a child process, so a turn still running after ``--timeout``
-  (240 s) is stopped, with every process it started, by their ids;
+  (240 s) is stopped, with every process it started, by their ids; so is a
+  turn that asks the person something (a choice among ways in, a code), at
+  once: nobody answers here, and the turn is reported ``awaiting_input``;
 * the turn is scored from what it recorded and what the site saw:
 
   - **signed in**: the ``sign_in`` step's audit says ``signed_in``, or
@@ -132,6 +134,9 @@ class SiteResult:
     baseline: Baseline | None
 
 
+QUESTION_POLL_SECONDS = 2.0
+
+
 def _engine_environment() -> dict[str, str]:
     """This process's benchmark environment for the ``metnos ask`` child, with no model tier."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("METNOS_MODEL_")}
@@ -154,14 +159,26 @@ def _ask(username: str, request: str, timeout: float) -> tuple[int | None, str, 
         text=True,
         start_new_session=True,
     )
-    try:
-        out, err = process.communicate(timeout=timeout)
-        code: int | None = process.returncode
-    except subprocess.TimeoutExpired:
-        stop_tree(process)
-        out, err = process.communicate()
-        return None, out, err[-2000:], timeout
+    deadline = began + timeout
+    while True:
+        try:
+            out, err = process.communicate(timeout=QUESTION_POLL_SECONDS)
+            code: int | None = process.returncode
+            break
+        except subprocess.TimeoutExpired:
+            if time.monotonic() >= deadline or _asks_the_person(username):
+                # A question to the person (a choice, a code) is an answer of its own: nobody answers here.
+                stop_tree(process)
+                out, err = process.communicate()
+                return None, out, err[-2000:], min(timeout, time.monotonic() - began)
     return code, out, err[-2000:], time.monotonic() - began
+
+
+def _asks_the_person(username: str) -> bool:
+    """Whether the user's turn is waiting for the person's answer (a question the engine asked)."""
+    from apps.runtime.models import InputRequest
+
+    return InputRequest.objects.filter(owner__username=username, status="pending").exists()
 
 
 def _engine(site: CorpusSite, owner: Any, base_url: str, timeout: float) -> EngineRun:
@@ -181,7 +198,7 @@ def _engine(site: CorpusSite, owner: Any, base_url: str, timeout: float) -> Engi
     turn = Turn.objects.filter(owner=owner).order_by("-pk").first()
     if turn is None:
         return EngineRun("no_turn", code, seconds, stderr_tail=err)
-    status = turn.status if code is not None else "timeout"
+    status = turn.status if code is not None or turn.status == "awaiting_input" else "timeout"
     if code is not None and turn.finished_at is not None:
         seconds = (turn.finished_at - turn.created_at).total_seconds()
     run = EngineRun(status, code, seconds, answer=str(final.get("answer", turn.answer or "")), stderr_tail=err)

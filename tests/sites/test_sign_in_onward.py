@@ -46,3 +46,10 @@ def test_a_way_in_inside_an_off_canvas_menu_the_search_opened_is_followed(owner:
     assert run.outcome == "signed_in", run.result
     assert ("GET", "/webmail.html") not in site.requests()  # another service's sign-in is never taken
     assert site.logins() == [{"ok": True, "fields": ["password", "username"]}]
+
+
+def test_a_promotion_after_the_submission_is_passed_by_its_not_now_way_on(owner: Any, fixture_web: FixtureWeb) -> None:
+    site = fixture_web.fresh("signin-promo")
+    run = sign_in_to(owner, site.url("/login.html"), origins=[site.origin])
+    assert run.outcome == "signed_in", run.result
+    assert ("GET", "/private/2fa.html") not in site.requests()  # the promotion's offer is never taken

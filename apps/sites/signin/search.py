@@ -293,7 +293,8 @@ class EntrySearch:
         # observed at once, and waited for only when that read fails or shows no way on.
         settled = working is not page or (outcome.readiness is not None and outcome.readiness.ready)
         # A menu the click opened ("Accedi ▾", "☰ Menu") is where the way in is now: it is not closed.
-        return self._arrived(working, settled=settled, opened=working is page and control.expanded is False)
+        opened = working is page and (control.expanded is False or outcome.effect == "updated_in_place")
+        return self._arrived(working, settled=settled, opened=opened)
 
     def _arrived(
         self, page: Page, *, settled: bool, opened: bool = False

@@ -211,7 +211,7 @@ def toward_the_account(snapshot: Snapshot, taken: frozenset[ControlIdentity]) ->
         if control.enabled and control.panel is None and not control.ambiguous and control.identity not in taken
     ]  # fmt: skip
     onward = phrase_pattern(lexicon("signin").get("continue_phrases", ()))
-    continues = [control for control in usable if onward.fullmatch(fold(control.label))]
+    continues = [control for control in usable if onward.fullmatch(_without_dismissal(fold(control.label)))]
     if len({(control.label, control.href) for control in continues}) == 1:
         return "interstitial", continues[0]
     menus = phrase_pattern(lexicon("signin").get("account_menu_phrases", ()))
@@ -222,6 +222,14 @@ def toward_the_account(snapshot: Snapshot, taken: frozenset[ControlIdentity]) ->
     if len(closed) == 1:
         return "account_menu", closed[0]
     return None
+
+
+def _without_dismissal(label: str) -> str:
+    """The label without a dismissal opening it ("non ora, vai alla tua area" → "vai alla tua area")."""
+    opening = phrase_pattern(lexicon("signin").get("dismiss_openings", ())).match(label)
+    if opening is None:
+        return label
+    return label[opening.end() :].lstrip(" ,;:-\u2013\u2014").strip() or label
 
 
 def _start_loaded_and_drawn(page: Page, deadline: float) -> Started:
