@@ -122,6 +122,9 @@ def test_places_where_items_of_several_kinds_are_kept_are_containers() -> None:
     assert looked_at("I miei documenti") == "container"
     assert looked_at("Billing") == "section"  # a section named after the items is one
     assert looked_at("Water usage") is None
+    assert looked_at("I miei pagamenti") == "container"  # a possessive opening the title
+    assert looked_at("Ordini e resi") == "container"  # one of the places a title names
+    assert looked_at("Il mio profilo, le mie preferenze e tutto il resto del mondo") is None  # not a title
 
 
 def _select(options: tuple[str, ...], chosen: str) -> Any:

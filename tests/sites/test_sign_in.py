@@ -81,6 +81,14 @@ def test_a_two_step_form_gets_the_email_first_then_the_password(owner: Any, fixt
     assert ("POST", "/_/identify") in site.requests()
 
 
+def test_an_identifier_step_with_a_remember_me_box_is_still_the_first_step(owner: Any, fixture_web: FixtureWeb) -> None:
+    site = fixture_web.fresh("signin-twostep")
+    run = sign_in_to(owner, site.url("/remember.html"), origins=[site.origin])
+    assert run.outcome == "signed_in", run.result
+    assert site.logins() == [{"ok": True, "fields": ["password"]}]  # the identifier went to its own step
+    assert ("POST", "/_/identify") in site.requests()
+
+
 def test_a_newsletter_form_beside_a_sign_in_link_is_never_filled(owner: Any, fixture_web: FixtureWeb) -> None:
     site = fixture_web.fresh("signin-newsletter")
     run = sign_in_to(owner, site.url("/"), origins=[site.origin])

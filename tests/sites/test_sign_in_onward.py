@@ -53,3 +53,13 @@ def test_a_promotion_after_the_submission_is_passed_by_its_not_now_way_on(owner:
     run = sign_in_to(owner, site.url("/login.html"), origins=[site.origin])
     assert run.outcome == "signed_in", run.result
     assert ("GET", "/private/2fa.html") not in site.requests()  # the promotion's offer is never taken
+
+
+def test_a_page_that_greets_the_person_by_name_after_the_submission_is_signed_in(
+    owner: Any, fixture_web: FixtureWeb
+) -> None:
+    # No sign-out is shown anywhere; the login form is gone and the page says "Hello Ada".
+    site = fixture_web.fresh("signin-greeting")
+    run = sign_in_to(owner, site.url("/login.html"), origins=[site.origin])
+    assert run.outcome == "signed_in", run.result
+    assert site.logins() == [{"ok": True, "fields": ["password", "username"]}]

@@ -121,6 +121,27 @@ def _help(label: str, href: str) -> bool:
     return any(segment in _words("help_address_words") for segment in segments[:2])
 
 
+# "Ordini e resi", "Bills & payments", "Documenti / Comunicazioni": a title naming several places.
+_TITLE_PARTS = re.compile(r"\s+(?:and|e|ed|&)\s+|\s*[/,|+]\s*")
+# A place's title is short: "I miei pagamenti", "Statements & notices".
+_CONTAINER_WORDS = 5
+
+
+def _a_container(label: str, container_words: tuple[str, ...]) -> bool:
+    """Whether ``label`` is, or is made of, titles of places where items are kept (see ``classify_control``)."""
+    plain = normalised(label)
+    if not plain or len(plain.split()) > _CONTAINER_WORDS:
+        return False
+    if plain in container_words or _is("container_labels", fold(label)):
+        return True
+    openings = _opening(tuple(normalised(phrase) for phrase in _words("possessive_openings")))
+    for part in _TITLE_PARTS.split(fold(label)):
+        title = normalised(openings.sub("", normalised(part), count=1))
+        if title and (title in container_words or _is("container_labels", title)):
+            return True
+    return False
+
+
 @dataclass(frozen=True)
 class Signal:
     kind: SignalKind
@@ -174,7 +195,7 @@ def classify_control(
         return Signal("section")
     if control.form is None and account_entry(label, control.href):
         return Signal("account")  # header links sit in lists too: a row says nothing here; a form's button is no way
-    if not in_row and (_is("container_labels", label) or normalised(control.label) in container_words):
+    if not in_row and _a_container(control.label, container_words):
         return Signal("container")
     if control.expanded is False or (_is("menu_labels", label) and control.role == "button"):
         return Signal("menu")

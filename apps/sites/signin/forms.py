@@ -52,6 +52,9 @@ def _has(text: str, list_name: str) -> bool:
     return bool(text) and phrase_pattern(_words(list_name)).search(fold(text)) is not None
 
 
+_CHOICE_TYPES = frozenset({"checkbox", "radio"})
+
+
 def _usable(field: Field) -> bool:
     return field.visible and field.editable
 
@@ -96,7 +99,9 @@ def classify_form(snapshot: Snapshot, index: int) -> LoginForm | Literal["ambigu
     if passwords:
         kind: LoginFormKind = "combined" if identifier is not None else "password_step"
         return LoginForm(index, kind, identifier, passwords[0])
-    if identifier is None or len(usable) != 1:
+    # An identifier step holds only the identifier, besides its choices ("Remember me", "Keep me signed in").
+    typed = [field for _, field in usable if field.type not in _CHOICE_TYPES]
+    if identifier is None or len(typed) != 1:
         return None
     evidence = _form_evidence(snapshot, form)
     if _has(evidence, "newsletter_phrases") or not (

@@ -25,6 +25,8 @@
 
 from __future__ import annotations
 
+import functools
+import re
 import time
 from dataclasses import dataclass
 from typing import Literal
@@ -159,7 +161,7 @@ def await_outcome(
         if snapshot is None:
             if streak:
                 return Verdict("unverified", "evidence_unobservable")
-        elif signed_in_evidence(snapshot):
+        elif signed_in_evidence(snapshot) or greets_the_person(snapshot, before):
             if streak == 0:
                 if time.monotonic() > interval_end:
                     return Verdict("unverified", "late_evidence", snapshot)
@@ -195,6 +197,34 @@ def await_outcome(
                 continue
             return Verdict("unverified", "no_evidence", snapshot)
         _until_next_look(page, watch, time.monotonic() + OBSERVE_EVERY_SECONDS)
+
+
+def greets_the_person(snapshot: Snapshot, before: Snapshot) -> bool:
+    """No login form, and a greeting to someone by name the page did not show before the submission
+    ("Hello Margaret", "Ciao Giulia", "Welcome back, Anna"): a signed-in page without a visible sign-out."""
+    login = find_login_form(snapshot)
+    if login.found is not None and login.found.password is not None:
+        return False
+    shown_before = set(before.text.splitlines())
+    return any(_greeting(line) and line not in shown_before for line in snapshot.text.splitlines())
+
+
+def _greeting(line: str) -> bool:
+    words = lexicon("signin").get("signed_in_greetings", ())
+    pattern = _greeting_pattern(words)
+    return pattern.fullmatch(line.strip()) is not None
+
+
+# A name starts with a capital, accented ones included.
+_CAPITAL = "[A-ZÀ-ÖØ-Þ]"
+
+
+@functools.cache
+def _greeting_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(word) for word in sorted(words, key=len, reverse=True))
+    # The greeting, then one or two names: "Hello Margaret", "Welcome back, Anna", "Ciao Anna Maria!".
+    name = rf"{_CAPITAL}[\w'-]+"
+    return re.compile(rf"(?i:{alternatives})(?:\s+(?i:back))?,?\s+{name}(?:\s+{name})?\s*[!.]?")
 
 
 def toward_the_account(snapshot: Snapshot, taken: frozenset[ControlIdentity]) -> tuple[str, Control] | None:
