@@ -12,7 +12,7 @@ import uuid
 
 from django.db import models
 
-from apps.core.fields import StorableJSONField
+from apps.core.fields import StorableCharField, StorableJSONField
 from apps.core.tenancy import OwnedModel
 
 
@@ -149,8 +149,8 @@ class SignedInPage(OwnedModel):
     """
 
     turn = models.ForeignKey("runtime.Turn", on_delete=models.CASCADE, related_name="+")
-    origin = models.CharField(max_length=300)
-    path = models.CharField(max_length=2000)
+    origin = StorableCharField(max_length=300)
+    path = StorableCharField(max_length=2000)
     created_at = models.DateTimeField(auto_now=True)
     turn_id: int
 
