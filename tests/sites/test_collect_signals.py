@@ -160,3 +160,14 @@ def test_a_line_saying_the_list_is_still_on_its_way_is_loading() -> None:
     assert still_loading("Loading billing history…")
     assert not still_loading("Bills\n3 documents\nLoading dock opening hours are on our help pages, weekdays 8-18.")
     assert not still_loading("Your bills are ready")
+
+
+def test_a_requested_bare_date_is_the_items_own_date_whichever_the_page_shows() -> None:
+    from apps.sites.collection.scope import collection_plan
+
+    for request in (
+        "le fatture del 2026 con numero, data e importo",
+        "all invoices from 2026 with number, date and amount",
+    ):
+        assert collection_plan(request).item_fields[1] == ("issue_date", "date", "period"), request
+    assert collection_plan("bills with due date and amount").item_fields[0] == ("due_date",)

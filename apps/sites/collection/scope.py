@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from apps.records.objects import sections_of_others, words_on_websites
 from apps.records.scope import CollectionScope, collection_scope
+from apps.records.vocabulary import classify_label
 
 # Fields an item needs when the request names none: without one of them a
 # list row is completed from its detail view, if it has one.
@@ -31,6 +32,14 @@ DEFAULT_ITEM_FIELDS: tuple[tuple[str, ...], ...] = (
     ("issue_date", "date", "period"),
     ("amount",),
 )
+
+
+def _alternatives(name: str) -> tuple[str, ...]:
+    """The row fields that answer a requested field: a bare "date" / "data" is the item's own date,
+    whichever of its dates the page shows (issued, or the period it covers)."""
+    if name == "date" or classify_label(name) == "date":
+        return DEFAULT_ITEM_FIELDS[1]
+    return (name,)
 
 
 # Payment statuses a request can ask for. "Not paid" is read before "paid", which it contains.
@@ -96,7 +105,7 @@ def collection_plan(
     if scope.object and scope.object_text.casefold() not in words:
         words = (*words, scope.object_text.casefold())
     named = tuple(dict.fromkeys((*scope.fields, *fields)))
-    item_fields = tuple((name,) for name in named) if named else DEFAULT_ITEM_FIELDS
+    item_fields = tuple(_alternatives(name) for name in named) if named else DEFAULT_ITEM_FIELDS
     # The records layer applies no constraint to a request naming several kinds of items and says so.
     several_objects = any("several kinds of items" in notice for notice in scope.notices)
     statuses, status_notices = requested_statuses(request, several_objects=several_objects)
