@@ -171,3 +171,19 @@ def test_a_requested_bare_date_is_the_items_own_date_whichever_the_page_shows() 
     ):
         assert collection_plan(request).item_fields[1] == ("issue_date", "date", "period"), request
     assert collection_plan("bills with due date and amount").item_fields[0] == ("due_date",)
+
+
+def test_the_words_that_qualify_the_object_lead_to_its_place_while_nothing_was_found() -> None:
+    from apps.sites.collection.scope import collection_plan, qualifier_of
+
+    assert qualifier_of("collect every council tax bill dated 2026", "bill") == "council tax"
+    assert qualifier_of("tutti gli estratti conto della carta di credito da marzo 2026", "estratti conto") == (
+        "carta di credito"
+    )
+    assert qualifier_of("collect all invoices from 2026 from my energy provider", "invoices") == ""
+    assert qualifier_of("tutte le bollette del 2026", "bollette") == ""
+    plan = collection_plan("collect every council tax bill dated 2026 into bills.xlsx")
+    signal = classify_control(
+        control("View your Council Tax account"), object_words=plan.object_words, qualifier=plan.qualifier
+    )
+    assert signal is not None and signal.kind == "container"

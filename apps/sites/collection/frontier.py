@@ -167,7 +167,10 @@ class CandidateFinder:
 
     def _candidate(self, state: PageState, control: Control) -> Candidate | None:
         signal = classify_control(
-            control, object_words=self.plan.object_words, container_words=self.plan.container_words
+            control,
+            object_words=self.plan.object_words,
+            container_words=self.plan.container_words,
+            qualifier=self.plan.qualifier,
         )
         if signal is None:
             return None

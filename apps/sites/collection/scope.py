@@ -21,9 +21,10 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from apps.records.objects import sections_of_others, words_on_websites
+from apps.records.objects import normalised, sections_of_others, words_on_websites
 from apps.records.scope import CollectionScope, collection_scope
 from apps.records.vocabulary import classify_label
+from apps.sites.observation.lexicon import lexicon
 
 # Fields an item needs when the request names none: without one of them a
 # list row is completed from its detail view, if it has one.
@@ -85,6 +86,8 @@ class CollectionPlan:
     status_notices: tuple[str, ...] = ()
     # Section titles of other kinds of items: where these may be listed too ("Statements & notices").
     container_words: tuple[str, ...] = ()
+    # The words that qualify the object in the request ("council tax" bills, estratti conto "carta di credito").
+    qualifier: str = ""
 
     @property
     def complete(self) -> bool:
@@ -110,4 +113,47 @@ def collection_plan(
     several_objects = any("several kinds of items" in notice for notice in scope.notices)
     statuses, status_notices = requested_statuses(request, several_objects=several_objects)
     containers = sections_of_others(scope.object or "") if scope.object else ()
-    return CollectionPlan(request, scope, words, item_fields, save_documents, statuses, status_notices, containers)
+    qualifier = qualifier_of(request, scope.object_text, words) if scope.object else ""
+    return CollectionPlan(
+        request, scope, words, item_fields, save_documents, statuses, status_notices, containers, qualifier
+    )
+
+
+def qualifier_of(request: str, object_text: str, object_words: tuple[str, ...] = ()) -> str:
+    """The words that qualify the object in ``request``: before it ("every council tax bill") or, in
+    Italian, after a linking word ("gli estratti conto della carta di credito"); "" when none.
+
+    The words come from the collection lexicon (``qualifier_stops``, ``qualifier_links``).
+    """
+    words, noun = normalised(request).split(), normalised(object_text).split()
+    starts = [i for i in range(len(words) - len(noun) + 1) if noun and words[i : i + len(noun)] == noun]
+    if not starts:
+        return ""
+    stops = {normalised(word) for word in lexicon("collection").get("qualifier_stops", ())}
+    stops |= {normalised(word) for word in object_words}
+
+    def qualifying(word: str) -> bool:
+        return word not in stops and not any(char.isdigit() for char in word) and len(word) > 1
+
+    start = starts[0]
+    before: list[str] = []
+    for word in reversed(words[max(0, start - 3) : start]):
+        if not qualifying(word):
+            break
+        before.insert(0, word)
+    if before:
+        return " ".join(before) if len(" ".join(before)) >= 3 else ""
+    after = start + len(noun)
+    links = sorted((normalised(link).split() for link in lexicon("collection").get("qualifier_links", ())), key=len)
+    for link in reversed(links):
+        if words[after : after + len(link)] == link:
+            found: list[str] = []
+            joining = {word for phrase in links for word in phrase}
+            for word in words[after + len(link) : after + len(link) + 4]:
+                if not qualifying(word) and not (found and word in joining):
+                    break
+                found.append(word)  # "carta di credito": a linking word inside the qualifier
+            while found and found[-1] in joining:
+                found.pop()
+            return " ".join(found) if len(" ".join(found)) >= 3 else ""
+    return ""

@@ -127,6 +127,13 @@ _TITLE_PARTS = re.compile(r"\s+(?:and|e|ed|&)\s+|\s*[/,|+]\s*")
 _CONTAINER_WORDS = 5
 
 
+def _names_qualifier(label: str, qualifier: str) -> bool:
+    plain = normalised(label)
+    if not qualifier or not plain or len(plain.split()) > _CONTAINER_WORDS + 2:
+        return False
+    return re.search(r"(?<!\w)" + re.escape(qualifier) + r"(?!\w)", plain) is not None
+
+
 def _a_container(label: str, container_words: tuple[str, ...]) -> bool:
     """Whether ``label`` is, or is made of, titles of places where items are kept (see ``classify_control``)."""
     plain = normalised(label)
@@ -157,13 +164,14 @@ def _names_object(label: str, object_words: tuple[str, ...]) -> bool:
 
 
 def classify_control(
-    control: Control, *, object_words: tuple[str, ...], container_words: tuple[str, ...] = ()
+    control: Control, *, object_words: tuple[str, ...], container_words: tuple[str, ...] = (), qualifier: str = ""
 ) -> Signal | None:
     """What ``control`` does for a collection of the object named by ``object_words``, or None.
 
     ``container_words`` are the titles of places where other kinds of items are kept (the
     collection plan's, :func:`~apps.records.objects.normalised`); with the lexicon's
-    ``container_labels`` they make a ``container``.
+    ``container_labels`` they make a ``container``, and so does a short label naming the request's
+    ``qualifier`` of the object ("View your Council Tax account" for council tax bills).
     """
     label = fold(control.label)
     if not label or not control.enabled:
@@ -195,7 +203,7 @@ def classify_control(
         return Signal("section")
     if control.form is None and account_entry(label, control.href):
         return Signal("account")  # header links sit in lists too: a row says nothing here; a form's button is no way
-    if not in_row and _a_container(control.label, container_words):
+    if not in_row and (_a_container(control.label, container_words) or _names_qualifier(control.label, qualifier)):
         return Signal("container")
     if control.expanded is False or (_is("menu_labels", label) and control.role == "button"):
         return Signal("menu")

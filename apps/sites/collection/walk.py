@@ -161,7 +161,10 @@ class RowFinder(CandidateFinder):
         if candidate is not None or control.ambiguous or not control.row:
             return candidate
         signal = classify_control(
-            control, object_words=self.plan.object_words, container_words=self.plan.container_words
+            control,
+            object_words=self.plan.object_words,
+            container_words=self.plan.container_words,
+            qualifier=self.plan.qualifier,
         )
         wanted = signal is not None and (
             signal.kind == "detail" or (signal.kind == "download" and self.plan.save_documents)
