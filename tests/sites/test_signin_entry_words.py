@@ -6,9 +6,9 @@ from apps.sites.observation.snapshot import Control
 from apps.sites.signin.entry import choose_entry
 
 
-def control(label: str, href: str = "/x", role: str = "link") -> Control:
+def control(label: str, href: str = "/x", role: str = "link", section: str = "") -> Control:
     return Control(
-        frame_path=(), role=role, name=label, text=label, section="", row="", fingerprint="f", document="d",
+        frame_path=(), role=role, name=label, text=label, section=section, row="", fingerprint="f", document="d",
         href=href, enabled=True, expanded=None, in_viewport=True, ambiguous=False, panel=None, form=None,
     )  # fmt: skip
 
@@ -30,3 +30,11 @@ def test_the_sites_menu_is_opened_only_when_nothing_else_leads_in() -> None:
     assert chosen(menu, control("Offerte")) == "☰ Menu"
     assert chosen(menu, control("Accedi", "/login")) == "Accedi"
     assert chosen(control("Lingua ▾", "", role="button"), control("Offerte")) is None  # not the site's menu
+
+
+def test_among_equal_ways_in_one_under_a_column_of_help_links_gives_way() -> None:
+    header = control("\U0001f464 Authentication", "/ap/signin")
+    footer = control("Your Account", "/your-account", section="Let Us Help You")
+    assert chosen(header, footer) == "\U0001f464 Authentication"
+    # Without that difference, equal ways in to different places are still a question.
+    assert chosen(header, control("Your Account", "/your-account")) is None

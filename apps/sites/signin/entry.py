@@ -17,6 +17,8 @@ Each control's label is read against the native sign-in lexicon:
   saved for;
 - a brand name on the account's prefix ("MySolaria", "MyFibreLink") counts
   as an entry phrase contained in the label;
+- among ways in that tie, one listed under a column of help links ("Let Us
+  Help You") gives way to the others;
 - the button that opens the site's menu ("☰ Menu") is the weakest signal:
   taken only when nothing else leads in, since the way in often sits there.
 
@@ -112,6 +114,11 @@ def choose_entry(controls: Sequence[Control]) -> EntryChoice:
     if top == 0:
         return EntryChoice("none")
     tied = [index for index, score in enumerate(scores) if score == top]
+    # Among equal ways in, one listed under a column of help links ("Let Us Help You") gives way.
+    helping = phrase_pattern(_words("help_sections"))
+    outside_help = [index for index in tied if not helping.search(fold(controls[index].section))]
+    if outside_help and len(outside_help) < len(tied):
+        tied = outside_help
     if any(controls[index].ambiguous for index in tied):
         return EntryChoice("ambiguous", score=top, tied=len(tied))
     if len(tied) == 1:
