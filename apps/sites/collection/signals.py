@@ -115,7 +115,7 @@ _CODE = re.compile(r"^(?=.*\d)(?=.*[a-z])[a-z0-9][a-z0-9/._-]{3,}$")
 
 def _help(label: str, href: str) -> bool:
     """A page that asks or explains about the items ("How to read your bill", a FAQ), not where they are."""
-    if _found("help", label) or re.match(r"(?:" + _alternatives(_words("help_openings")) + r")(?!\w)", label):
+    if _found("help", label) or _opening(_words("help_openings")).match(label):
         return True
     segments = [segment for segment in re.split(r"[/_.-]+", fold(urlsplit(href).path)) if segment]
     return any(segment in _words("help_address_words") for segment in segments[:2])

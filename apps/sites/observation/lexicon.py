@@ -86,8 +86,13 @@ A_YEAR = r"(?<!\d)(?:19|20)\d{2}(?!\d)"
 def period_option_source() -> str:
     """The regex (Python and JavaScript alike) an option of a period chooser matches, on a :func:`plain`
     label: a year, or a whole phrase of the collection lexicon's ``period_options`` ("Last 12 months")."""
-    phrases = tuple(dict.fromkeys(plain(phrase) for phrase in lexicon("collection").get("period_options", ())))
-    return f"^(?:{phrase_alternation(phrases)})$|{A_YEAR}"
+    return _period_option_source(lexicon("collection").get("period_options", ()))
+
+
+@cache
+def _period_option_source(phrases: tuple[str, ...]) -> str:
+    folded = tuple(dict.fromkeys(plain(phrase) for phrase in phrases))
+    return f"^(?:{phrase_alternation(folded)})$|{A_YEAR}"
 
 
 @cache

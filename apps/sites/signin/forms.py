@@ -129,6 +129,12 @@ def find_login_form(snapshot: Snapshot) -> FormVerdict:
     return FormVerdict(candidates[0], "found")
 
 
+def asks_for_password(snapshot: Snapshot) -> bool:
+    """Whether the page's one login form asks for a password (so the person is not signed in there)."""
+    found = find_login_form(snapshot).found
+    return found is not None and found.password is not None
+
+
 @dataclass(frozen=True)
 class CodeTarget:
     """Where a one-time code goes: one field, or single-character boxes in order."""

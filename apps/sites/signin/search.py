@@ -49,7 +49,7 @@ from apps.sites.observation.reader import observe
 from apps.sites.observation.snapshot import Control, ObservationFailed, Snapshot
 from apps.sites.observation.waits import read_page
 from apps.sites.signin.entry import choose_entry
-from apps.sites.signin.forms import LoginForm, classify_form, find_login_form
+from apps.sites.signin.forms import LoginForm, asks_for_password, classify_form, find_login_form
 from apps.sites.signin.page import challenge_visible, form_prose
 from apps.sites.signin.types import FORM_PATIENCE_SECONDS, MAX_MODEL_DECISIONS, OBSERVE_EVERY_SECONDS
 
@@ -134,8 +134,7 @@ def observe_settled(page: Page, deadline: float) -> Snapshot | None:
 
 def signed_in_evidence(snapshot: Snapshot) -> bool:
     """The page shows a signed-in state: a sign-out control, and no login form to fill."""
-    verdict = find_login_form(snapshot)
-    if verdict.found is not None and verdict.found.password is not None:
+    if asks_for_password(snapshot):
         return False
     sign_out = phrase_pattern(lexicon("signin")["sign_out_phrases"])
     return any(control.enabled and _signs_out(sign_out, fold(control.label)) for control in snapshot.controls)

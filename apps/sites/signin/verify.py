@@ -42,7 +42,7 @@ from apps.sites.observation.scripts import script_beside
 from apps.sites.observation.snapshot import Control, ControlIdentity, Snapshot
 from apps.sites.observation.waits import EVENT_POLL, pause, read_page, wait_until_readable
 from apps.sites.observation.waits_watch import PageWatch, WatchMark
-from apps.sites.signin.forms import CodeTarget, LoginForm, find_code_target, find_login_form
+from apps.sites.signin.forms import CodeTarget, LoginForm, asks_for_password, find_code_target, find_login_form
 from apps.sites.signin.page import challenge_visible, form_prose
 from apps.sites.signin.search import observe_settled, signed_in_evidence
 from apps.sites.signin.types import (
@@ -202,8 +202,7 @@ def await_outcome(
 def greets_the_person(snapshot: Snapshot, before: Snapshot) -> bool:
     """No login form, and a greeting to someone by name the page did not show before the submission
     ("Hello Margaret", "Ciao Giulia", "Welcome back, Anna"): a signed-in page without a visible sign-out."""
-    login = find_login_form(snapshot)
-    if login.found is not None and login.found.password is not None:
+    if asks_for_password(snapshot):
         return False
     shown_before = set(before.text.splitlines())
     return any(_greeting(line) and line not in shown_before for line in snapshot.text.splitlines())
@@ -233,8 +232,7 @@ def toward_the_account(snapshot: Snapshot, taken: frozenset[ControlIdentity]) ->
     No login form asks for a password, the page is not covered by a panel's controls, and exactly one
     control (not taken before) is an interstitial's way on or else a closed account menu.
     """
-    login = find_login_form(snapshot)
-    if login.found is not None and login.found.password is not None:
+    if asks_for_password(snapshot):
         return None
     usable = [
         control for control in snapshot.controls
