@@ -240,7 +240,8 @@ def _a_source(text: str, token: _Token) -> bool:
 
 def _a_field(text: str, token: _Token) -> bool:
     """Whether the kind at ``token`` names a field of the items ("order total", "numero ordine")."""
-    after = re.findall(r"[\w']+", text[token.end :].casefold())[:1]
+    # Only the word right after it ("order total"), not a list of the items' fields ("fatture (numero, data)").
+    after = re.findall(r"^\s+([\w']+)", text[token.end :].casefold())[:1]
     before = re.findall(r"[\w']+", text[: token.start].casefold())[-1:]
     return bool(after and after[0] in _FIELD_WORDS and after[0] != "n") or bool(
         before and before[0] in _FIELD_WORDS - {"data", "no"}
@@ -397,12 +398,29 @@ def _field_before(text: str, start: int) -> FieldKind | None:
 _BARE_NUMBER_WORDS = frozenset({"number", "numero", "no", "n", "nr", "num", "code", "codice", "id"})
 
 
+_BRACKETED = re.compile(r"\(([^()]+)\)")
+
+
+def _bracketed_fields(lowered: str) -> str:
+    """A list of fields in brackets ("le fatture (numero, data, totale)"), when every item is a field."""
+    for found in _BRACKETED.finditer(lowered):
+        fragments = [fragment.strip() for fragment in _FIELD_SPLIT.split(found.group(1)) if fragment.strip()]
+        known = [fragment for fragment in fragments if classify_label(fragment) or fragment in _BARE_NUMBER_WORDS]
+        if len(fragments) >= 2 and len(known) == len(fragments):
+            return found.group(1)
+    return ""
+
+
 def _requested_fields(lowered: str, object_name: str) -> tuple[str, ...]:
     match = _FIELD_LIST.search(lowered)
-    if not match:
+    listed = match.group("list") if match else ""
+    if not listed or "(" in listed:
+        # "con tutte le fatture (numero, data, totale)": the fields are the bracket's.
+        listed = _bracketed_fields(lowered) or listed
+    if not listed:
         return ()
     fields: list[str] = []
-    for fragment in _FIELD_SPLIT.split(match.group("list")):
+    for fragment in _FIELD_SPLIT.split(listed):
         words = fragment.strip().split()
         # Stop at the destination ("... into a spreadsheet").
         for stop in ("into", "in", "nel", "nella", "in un", "to", "su"):
@@ -489,7 +507,9 @@ def collection_scope(request: str, *, today: dt.date | None = None) -> Collectio
     distinct_objects = sorted({name for name, _ in objects})
     if not objects:
         return CollectionScope(None, "", False, "no object to collect was recognised", (), (), (), ())
-    name, noun = objects[0]
+    # The first kind the request does not leave out is the one asked for ("le fatture; le proforma non
+    # sono fatture, lasciale fuori").
+    name, noun = next((found for found in objects if not _left_out(text, found[1])), objects[0])
     # A kind the request leaves out is not asked for ("Credit notes don't count", "escluse le note di credito").
     distinct_objects = sorted({kind for kind, token in objects if kind == name or not _left_out(text, token)})
     if len(distinct_objects) > 1:

@@ -316,3 +316,24 @@ def test_a_kind_named_as_where_the_items_are_or_as_a_field_is_not_another_object
     scope = collection_scope(request_text)
     assert scope.object == "invoice" and scope.notices == ()
     assert [constraint.text for constraint in scope.period_filters] == [period]
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "fammi un foglio con tutte le fatture (numero, data, totale). Le proforma non sono fatture, lasciale fuori.",
+        "Proformas don't count: I want all the invoices (number, date, total).",
+    ],
+)
+def test_the_kind_asked_for_is_the_first_one_not_left_out_and_its_fields_may_be_in_brackets(
+    request_text: str,
+) -> None:
+    scope = collection_scope(request_text)
+    assert scope.object == "invoice" and scope.complete and scope.notices == ()
+    assert scope.fields[0] == "identifier_number" and scope.fields[-1] == "amount"
+
+
+def test_brackets_that_do_not_list_fields_name_none() -> None:
+    assert collection_scope("all bills (my account number is 123)").fields == ()
+    scope = collection_scope("every e-document dated 2026 in a sheet (reference, date, amount where there is one)")
+    assert scope.fields == ("identifier_number", "date", "amount")

@@ -42,7 +42,7 @@ def test_a_model_chooses_only_among_observed_controls_and_sees_no_page_text(
     collected = collect(browser_page, site, "/maze.html", "all invoices", chooser=chooser)
     assert collected.identifiers() == ["MZ-2026-001"]
     (request,) = scripted_model_server.chat_requests
-    assert "Documenti contabili" in request.text and "I miei servizi" in request.text
+    assert "Amministrazione" in request.text and "I miei servizi" in request.text
     assert "MAZE-SECRET-TEXT" not in request.text
 
 

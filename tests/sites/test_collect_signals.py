@@ -56,6 +56,9 @@ def kind(label: str, **features: Any) -> str | None:
         ("Carica di più", "expansion:load_more"),
         ("Area clienti", "account"),
         ("MySolaria", "account"),
+        ("Pagati", "expansion:status"),
+        ("Da pagare (3)", "expansion:status"),
+        ("Unpaid", "expansion:status"),
     ],
 )
 def test_what_a_control_leads_to_by_its_words(label: str, expected: str) -> None:
@@ -125,6 +128,15 @@ def test_places_where_items_of_several_kinds_are_kept_are_containers() -> None:
     assert looked_at("I miei pagamenti") == "container"  # a possessive opening the title
     assert looked_at("Ordini e resi") == "container"  # one of the places a title names
     assert looked_at("Il mio profilo, le mie preferenze e tutto il resto del mondo") is None  # not a title
+    assert looked_at("Organization settings") == "container"  # a SaaS organisation's billing lives there
+
+
+def test_a_link_in_a_tile_that_is_no_record_leads_where_it_says() -> None:
+    tile = "Pagamenti Hai 3 avvisi da pagare Vai ai pagamenti"
+    payments = ("pagamenti", "avvisi")
+    in_a_tile = control("Vai ai pagamenti", row=tile)
+    assert classify_control(in_a_tile, object_words=payments) is None  # in a record's row: that row's link
+    assert classify_control(in_a_tile, object_words=payments, tile=True) == Signal("section")
 
 
 def _select(options: tuple[str, ...], chosen: str) -> Any:
@@ -187,3 +199,8 @@ def test_the_words_that_qualify_the_object_lead_to_its_place_while_nothing_was_f
         control("View your Council Tax account"), object_words=plan.object_words, qualifier=plan.qualifier
     )
     assert signal is not None and signal.kind == "container"
+
+
+def test_a_status_tab_is_a_view_of_the_list_only_as_a_link() -> None:
+    assert kind("Da pagare", role="button", href="") is None  # a button with the words of paying pays
+    assert kind("Pagati", row="Pagati") == "expansion:status"  # a tab alone in its list item

@@ -44,6 +44,7 @@ from apps.runtime.executor import ErrorClass, Outcome, StepError, StepResult
 from apps.sites.collection.budget import CollectionLedger
 from apps.sites.collection.completeness import IDENTIFIER_FIELDS, STOP_WORDS, collection_completeness
 from apps.sites.collection.findings import Findings
+from apps.sites.collection.items import DESCRIPTION
 from apps.sites.collection.scope import CollectionPlan
 
 OWN_DATE_FIELDS = ("issue_date", "date", "period")
@@ -63,6 +64,8 @@ _UNPAID_VALUE = re.compile(
 _PAID_VALUE = re.compile(r"\b(?:paid|settled|pagat[aeio]|saldat[aeio]|addebitat[aeio])\b")
 _WORD = re.compile(r"\w+")
 _NOT_FIELDS = frozenset({*FIELD_KINDS, "note", "path"})
+# Text that describes an item without saying what it is (collection/items.py): it names no kind.
+_NOT_KIND_FIELDS = frozenset({*_NOT_FIELDS, DESCRIPTION})
 
 
 def _combined_sources(findings: Findings) -> tuple[list[Source], dict[tuple[str, int], str]]:
@@ -88,6 +91,18 @@ def own_date_field(row: Mapping[str, Any]) -> str:
     return next((name for name in OWN_DATE_FIELDS if row.get(name)), OWN_DATE_FIELDS[0])
 
 
+# A period stated for the item's date ("dated 2026", "issued in 2026") is read on whichever date the row
+# shows as its own when it does not label one as issued; a due date's period stays on the due date.
+_OWN_DATE_ALIASES = frozenset({"issue_date", "date"})
+
+
+def period_field(row: Mapping[str, Any], constraint: PeriodConstraint) -> str:
+    """The field of ``row`` that ``constraint`` is read on."""
+    if constraint.field and (constraint.field not in _OWN_DATE_ALIASES or row.get(constraint.field)):
+        return constraint.field
+    return own_date_field(row)
+
+
 def outside_requested_periods(row: Mapping[str, Any], periods: tuple[PeriodConstraint, ...]) -> bool:
     """Whether ``row``'s date is readable and lies wholly outside one of the request's periods.
 
@@ -96,7 +111,7 @@ def outside_requested_periods(row: Mapping[str, Any], periods: tuple[PeriodConst
     """
     for constraint in periods:
         try:
-            value = date_value_from_cell(row.get(constraint.field or own_date_field(row)))
+            value = date_value_from_cell(row.get(period_field(row, constraint)))
         except UnreadableDate:
             continue
         if period_inclusion(value, constraint.period) == "outside":
@@ -130,8 +145,7 @@ def _apply_period(rows: list[Item], constraint: PeriodConstraint) -> tuple[list[
     """Rows inside the period, and the sentences about the rows left out or uncertain."""
     groups: dict[str, list[dict[str, CellValue]]] = {}
     for row in rows:
-        field = constraint.field or own_date_field(row)
-        groups.setdefault(field, []).append(row)
+        groups.setdefault(period_field(row, constraint), []).append(row)
     kept_ids: set[int] = set()
     notices: list[str] = []
     outside = 0
@@ -312,7 +326,7 @@ def _row_kinds_apart(row: Item, wanted: str) -> set[str]:
     when it names none compatible with it; empty when its words decide nothing."""
     named: set[str] = set()
     for key, value in row.items():
-        if key in _NOT_FIELDS or key in IDENTIFIER_FIELDS or not isinstance(value, str):
+        if key in _NOT_KIND_FIELDS or key in IDENTIFIER_FIELDS or not isinstance(value, str):
             continue
         named |= {mention.kind for mention in object_mentions(value)}
     apart = {kind for kind in named if kinds_apart(wanted, kind)}

@@ -16,7 +16,8 @@ themselves (moving, reading, clicking) are :mod:`apps.sites.collection.walk`'s.
 Details come last: a row's detail is put aside when it comes up, and once
 the lists, their next pages, archives and periods are read, it is opened
 only if the item still lacks a requested field after everything read so far
-(an archive often shows what the list did not). A plain link of a page
+(an archive often shows what the list did not); a detail opened in place (an
+accordion item) is opened at once, while its list is shown. A plain link of a page
 higher up (an archive, the next section) is followed by its observed
 address, without going back to that page first.
 
@@ -47,7 +48,7 @@ from apps.sites.acting.click import ClickOutcome
 from apps.sites.browser.sessions import SessionEnded
 from apps.sites.collection.completeness import IDENTIFIER_FIELDS
 from apps.sites.collection.findings import CollectionStop, Findings, StopReason, identifier_codes
-from apps.sites.collection.frontier import Candidate, OptionChoice, PageState, RowLink
+from apps.sites.collection.frontier import Candidate, OptionChoice, PageState, RowLink, lists_items
 from apps.sites.collection.revisit import find_again, page_address
 from apps.sites.collection.routes import RouteNotChosen, ask_chooser
 from apps.sites.collection.visits import ItemVisits
@@ -71,6 +72,12 @@ def explore(run: CollectionRun, start_url: str | None = None) -> Findings:
     findings = Findings()
     _Explorer(run, findings).run(start_url)
     return findings
+
+
+def _opens_in_place(control: Control) -> bool:
+    """A detail that says it expands in place (``aria-expanded``) is opened while its list is shown: it
+    costs one action and no return, and a list paged in place may not show that row again."""
+    return control.expanded is not None and not control.href
 
 
 def _cloud_requests(*deciders: object) -> int:
@@ -98,6 +105,8 @@ class _Explorer:
         self.fruitless_menus: set[tuple[object, ...]] = set()
         # Details put aside until the lists are read, with the page each belongs to.
         self.deferred: list[tuple[PageState, Candidate]] = []
+        # (rows read, whether they list the items asked for) when last looked at.
+        self._listed_seen: tuple[int, bool] = (0, False)
 
     def run(self, start_url: str | None) -> None:
         cloud_before = _cloud_requests(self.chooser, self.recogniser)
@@ -212,13 +221,21 @@ class _Explorer:
         control = candidate.control
         if candidate.signal.kind == "menu" and _menu_key(control) in self.fruitless_menus:
             return False
-        if candidate.signal.kind in ("account", "container") and self.findings.row_count():
-            return False  # ways toward the items, when none was seen: they were found
+        if candidate.signal.kind in ("account", "container") and self._items_found():
+            return False  # ways toward the items, while their list was not seen: it was found
         if candidate.signal.kind == "detail" and candidate.row is not None:
             return candidate.row.identifier not in self.walker.detailed and self._detail_needed(candidate.row)
         if candidate.signal.kind == "download" and candidate.row is not None:
             return candidate.row.identifier not in self.walker.downloaded
         return not (control.href and page_address(control.href) in self.walker.visited)
+
+    def _items_found(self) -> bool:
+        """Whether the rows read so far list the items asked for (:func:`~.frontier.lists_items`)."""
+        count = self.findings.row_count()
+        if count != self._listed_seen[0]:
+            rows = (row for source in self.findings.sources for row in source.rows)
+            self._listed_seen = (count, lists_items(rows, self.plan))
+        return self._listed_seen[1]
 
     def _detail_needed(self, row: RowLink) -> bool:
         """Whether the item lacks a requested field that no other row read for it shows.
@@ -240,7 +257,7 @@ class _Explorer:
             candidate = state.pending.pop(0)
             if not self._useful(candidate):
                 continue
-            if candidate.signal.kind == "detail":
+            if candidate.signal.kind == "detail" and not _opens_in_place(candidate.control):
                 self.deferred.append((state, candidate))  # opened once the lists are read, if still needed
                 continue
             return candidate

@@ -18,15 +18,20 @@ linked to exactly one record row of the page and that item still needs it.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from apps.sites.browser.websites import AuthorizedWebsites
+from apps.sites.collection.delivery import outside_request
 from apps.sites.collection.reading import ReadRow, row_matches
 from apps.sites.collection.revisit import identity_key, page_address
 from apps.sites.collection.scope import CollectionPlan
 from apps.sites.collection.signals import Signal, avoided, classify_control, period_choices
 from apps.sites.observation.limits import CONTROL_GROUP_SIZE
 from apps.sites.observation.snapshot import Control, ControlIdentity, Field, Form, Snapshot
+
+# A page showing fewer items than this is a summary (the latest bill), not their list.
+LIST_MIN_ROWS = 2
 
 
 @dataclass(frozen=True)
@@ -80,6 +85,19 @@ class PageState:
     has_expansions: bool = False
     # The preparation steps that chose a period in a chooser (by position), to choose again on a return.
     choices: dict[int, OptionChoice] = field(default_factory=dict)
+
+
+def lists_items(rows: Iterable[Mapping[str, object]], plan: CollectionPlan) -> bool:
+    """Whether ``rows`` are a list of the items asked for: two or more that show their own number and that
+    their own fields do not place outside the request. A summary showing the latest bill is not the list,
+    nor a notice beside the payslips, nor the latest account movements (no number) beside the documents."""
+    wanted = 0
+    for values in rows:
+        if values.get("identifier_number") and not outside_request(values, plan):
+            wanted += 1
+            if wanted >= LIST_MIN_ROWS:
+                return True
+    return False
 
 
 def chooser_on(snapshot: Snapshot, choice: OptionChoice) -> tuple[Form, Field] | None:
@@ -171,12 +189,18 @@ class CandidateFinder:
             object_words=self.plan.object_words,
             container_words=self.plan.container_words,
             qualifier=self.plan.qualifier,
+            tile=bool(control.row) and not any(row_matches(row, control.row) for _, _, row in state.rows),
         )
         if signal is None:
             return None
-        if signal.kind == "container" and state.rows:
+        if signal.kind in ("menu", "section") and control.expanded is False and self._row_of(state, control):
+            # A closed disclosure that is one record's own (an accordion item's header, which may name the
+            # kind of item it is: "F 26/120 · Fattura") opens that item's detail.
+            signal = Signal("detail")
+        listed = self.listed_items(state)
+        if signal.kind == "container" and listed:
             return None  # items are shown here: a place of other kinds is for a model to weigh, if any
-        if signal.kind == "account" and (state.parent is not None or state.rows):
+        if signal.kind == "account" and (state.parent is not None or listed):
             # Only from the start page, before any item was seen (a home page, signed in); it is taken after
             # the page's other routes, and only while none of them found an item (explore.Explorer._useful).
             return None
@@ -195,9 +219,13 @@ class CandidateFinder:
             return Candidate(control, signal, self._order) if control.ambiguous else None
         if signal.kind == "detail":
             row = next(row for source, index, row in state.rows if (source, index) == (link.source_id, link.row_index))
-            if not self.plan.missing_fields(dict(row.values)):
-                return None
+            if not self.plan.missing_fields(dict(row.values)) or outside_request(row.values, self.plan):
+                return None  # nothing to add, or an item its own fields place outside the request
         return Candidate(control, signal, self._order, row=link)
+
+    def listed_items(self, state: PageState) -> bool:
+        """Whether ``state`` lists the items asked for (see :func:`lists_items`)."""
+        return lists_items((row.values for _, _, row in state.rows), self.plan)
 
     @staticmethod
     def _row_of(state: PageState, control: Control) -> RowLink | None:

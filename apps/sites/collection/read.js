@@ -6,6 +6,8 @@
   const maxRows = request.maxRows;
   const maxCell = request.maxCell;
   const maxPairs = request.maxPairs;
+  const maxLines = request.maxLines;
+  const maxPageLines = request.maxPageLines;
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'INPUT', 'TEXTAREA', 'SELECT', 'OPTION', 'SVG']);
   const CONTROL = 'a[href], button, [role=button], [role=link]';
   const shownCache = new Map();
@@ -27,7 +29,9 @@
   const clean = (text) => text.replace(/\s+/g, ' ').trim().slice(0, maxCell);
 
   // Visible text as lines: block boxes (and table cells) start new lines.
-  function lines(root) {
+  // With ``withoutControls``, the words of controls without a digit ("Details", "Scarica PDF") are left
+  // out: they name actions, not values (an item's number written as a link stays).
+  function lines(root, withoutControls = false) {
     const out = [];
     let current = '';
     const flush = () => {
@@ -42,6 +46,7 @@
       }
       if (node.nodeType !== Node.ELEMENT_NODE) return;
       if (SKIP.has(node.tagName.toUpperCase()) || node.isContentEditable || !shown(node)) return;
+      if (withoutControls && node !== root && node.matches(CONTROL) && !/\d/.test(node.textContent)) return;
       if (node.tagName === 'BR') {
         flush();
         return;
@@ -158,10 +163,14 @@
     tables.push({ headers, rows: body, heading: heading(grid) });
   }
 
+  // Repeated beside a sibling of the same tag sharing one of its classes ("item" and "item open": one
+  // opened in place is still one of the list).
+  const classesOf = (el) => (typeof el.className === 'string' ? el.className.split(/\s+/).filter(Boolean) : []);
   const twin = (el) => {
-    if (!el.className || typeof el.className !== 'string') return false;
+    const own = classesOf(el);
+    if (!own.length) return false;
     for (const sibling of [el.previousElementSibling, el.nextElementSibling]) {
-      if (sibling && sibling.tagName === el.tagName && sibling.className === el.className) return true;
+      if (sibling && sibling.tagName === el.tagName && classesOf(sibling).some((name) => own.includes(name))) return true;
     }
     return false;
   };
@@ -174,6 +183,7 @@
     const pairs = pairsIn(el);
     if (pairs.length >= 2) withPairs.set(el, pairs);
   }
+  const cardEls = [];
   for (const [el, pairs] of withPairs) {
     // The innermost repeated container holding the pairs is the card.
     if (Array.from(withPairs.keys()).some((other) => other !== el && el.contains(other))) continue;
@@ -181,7 +191,29 @@
       truncated = true;
       break;
     }
-    cards.push({ pairs: pairs.slice(0, maxPairs), text: textOf(el), heading: heading(el) });
+    cardEls.push(el);
+    cards.push({ pairs: pairs.slice(0, maxPairs), text: textOf(el), heading: heading(el), lines: lines(el, true).slice(0, maxLines) });
+  }
+
+  // Repeated items that are not cards of label/value pairs (values written one under the other, or a
+  // sentence per document): their visible lines, and which item each sits in, for the reader to weigh.
+  const items = [];
+  const itemIndex = new Map();
+  for (const el of candidates) {
+    if (cardEls.some((card) => card.contains(el) || el.contains(card))) continue;
+    if (el.closest('[role=grid], [role=table], [role=treegrid]')) continue; // read as a grid above
+    const own = lines(el, true).slice(0, maxLines);
+    if (!own.some((line) => /\d/.test(line))) continue;
+    if (items.length >= maxRows) {
+      truncated = true;
+      break;
+    }
+    let parent = -1;
+    for (let node = el.parentElement; node && parent < 0; node = node.parentElement) {
+      if (itemIndex.has(node)) parent = itemIndex.get(node);
+    }
+    itemIndex.set(el, items.length);
+    items.push({ lines: own, pairs: pairsIn(el).slice(0, maxPairs), heading: heading(el), parent });
   }
 
   const root = document.querySelector('main') || document.body;
@@ -190,11 +222,13 @@
     const value = term.nextElementSibling;
     if (value && value.tagName === 'DD' && shown(term) && !inCard(term)) pagePairs.push([textOf(term), textOf(value)]);
   }
+  let pageLines = [];
   if (!pagePairs.length && !cards.length && !tables.length) {
-    for (const line of lines(root)) {
+    pageLines = lines(root, true).slice(0, maxPageLines);
+    for (const line of pageLines) {
       const match = LABEL.exec(line);
       if (match) pagePairs.push([clean(match[1]), clean(match[2])]);
     }
   }
-  return JSON.stringify({ tables, cards, pairs: pagePairs.slice(0, maxPairs), truncated });
+  return JSON.stringify({ tables, cards, items, lines: pageLines, pairs: pagePairs.slice(0, maxPairs), truncated });
 }

@@ -26,25 +26,20 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
-from apps.records.vocabulary import FieldKind, classify_label
+from apps.sites.collection.items import document_rows, item_row, items_rows
+from apps.sites.collection.read_rows import DATE_KINDS, RECORD_KINDS, ReadRow, field_key, is_record
 from apps.sites.observation.page_calls import evaluate_within
 from apps.sites.observation.scripts import script_beside
+
+__all__ = ["RECORD_KINDS", "PageRecords", "ReadRow", "RecordsUnreadable", "field_key", "is_record", "read_records"]
 
 READ_SCRIPT = script_beside(__file__, "read.js")
 MAX_ROWS_PER_READ = 2_000
 MAX_CELL_CHARS = 500
 MAX_PAIRS = 60
-
-# Kinds a record shows; a table without any of them is layout, not records.
-RECORD_KINDS: frozenset[FieldKind] = frozenset(
-    {"identifier_number", "issue_date", "due_date", "date", "amount", "period"}
-)
-# Labels that name the item itself ("Invoice", "Bolletta") hold its number.
-_ITEM_NOUNS = frozenset(
-    {"invoice", "bill", "fattura", "bolletta", "receipt", "ricevuta", "document", "documento", "numero", "number",
-     "n", "nr", "no"}
-)  # fmt: skip
 _SPACES = re.compile(r"\s+")
+MAX_ITEM_LINES = 40  # visible lines read per repeated item
+MAX_PAGE_LINES = 1_500  # visible lines of a page without tables or cards, for its document lines
 
 
 class RecordsUnreadable(Exception):
@@ -56,31 +51,12 @@ class RecordsUnreadable(Exception):
 
 
 @dataclass(frozen=True)
-class ReadRow:
-    """One record as read: field keys to observed text, and the texts that identify its row on the page."""
-
-    values: dict[str, str | None]
-    cells: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class PageRecords:
     """The list rows of a page and, for a detail view, its one row of label/value pairs."""
 
     rows: tuple[ReadRow, ...]
     detail: ReadRow | None
     truncated: bool
-
-
-def field_key(label: str) -> str:
-    """The key a heading or label becomes: its vocabulary kind, else its own text."""
-    text = _SPACES.sub(" ", label).strip().rstrip(":").strip()
-    kind = classify_label(text)
-    if kind is None and text.casefold().strip(".") in _ITEM_NOUNS:
-        kind = "identifier_number"
-    if kind is None or kind in ("count",):
-        return text
-    return kind
 
 
 def _keys(labels: list[str]) -> list[str]:
@@ -90,12 +66,6 @@ def _keys(labels: list[str]) -> list[str]:
         if key and keys.count(key) > 1:
             keys[index] = _SPACES.sub(" ", labels[index]).strip()
     return keys
-
-
-def is_record(values: dict[str, str | None]) -> bool:
-    """Two filled values, one of them something records are made of (an identifier, a date, an amount)."""
-    filled = [key for key, value in values.items() if value]
-    return len(filled) >= 2 and any(key in RECORD_KINDS for key in filled)
 
 
 def _row_from_pairs(pairs: list[list[str]]) -> ReadRow:
@@ -135,15 +105,32 @@ def _table_rows(table: dict[str, Any]) -> list[ReadRow]:
     return rows
 
 
+def _with_item_values(row: ReadRow, card: dict[str, Any]) -> ReadRow:
+    """A card's pairs, with what its other lines show (a date or the kind's name written without a label);
+    its cells are then every value in the order the card shows them."""
+    lines = [str(line) for line in card.get("lines", [])]
+    seen = item_row(lines, card.get("pairs", [])) if lines else None
+    if seen is None:
+        return row
+    values = dict(row.values)
+    for key, value in seen.values.items():
+        if value and not values.get(key) and not (key == "date" and any(values.get(k) for k in DATE_KINDS)):
+            values[key] = value
+    return ReadRow(values, seen.cells if row_matches(ReadRow(values, row.cells), " ".join(seen.cells)) else row.cells)
+
+
 def parse_records(answer: dict[str, Any]) -> PageRecords:
     """The records in one answer of the page script (also used by tests and benchmarks)."""
     rows: list[ReadRow] = []
     for table in answer.get("tables", []):
         rows.extend(_table_rows(table))
     for card in answer.get("cards", []):
-        row = _row_from_pairs(card.get("pairs", []))
+        row = _with_item_values(_row_from_pairs(card.get("pairs", [])), card)
         if is_record(row.values):
             rows.append(row)
+    rows.extend(items_rows(answer.get("items", [])))
+    if not rows:
+        rows.extend(document_rows([str(line) for line in answer.get("lines", [])]))
     detail = None
     pairs = answer.get("pairs", [])
     if pairs and not rows:
@@ -155,7 +142,10 @@ def parse_records(answer: dict[str, Any]) -> PageRecords:
 
 def read_records(page: Page, *, deadline: float) -> PageRecords:
     """Read the records the page shows now; :class:`RecordsUnreadable` when the page does not answer."""
-    request = {"maxRows": MAX_ROWS_PER_READ, "maxCell": MAX_CELL_CHARS, "maxPairs": MAX_PAIRS}
+    request = {
+        "maxRows": MAX_ROWS_PER_READ, "maxCell": MAX_CELL_CHARS, "maxPairs": MAX_PAIRS, "maxLines": MAX_ITEM_LINES,
+        "maxPageLines": MAX_PAGE_LINES,
+    }  # fmt: skip
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         raise RecordsUnreadable("timeout")

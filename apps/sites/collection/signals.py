@@ -40,7 +40,7 @@ from apps.sites.observation.snapshot import Control, Field
 SignalKind = Literal[
     "full_list", "detail", "download", "expansion", "archive", "section", "account", "container", "menu"
 ]
-ExpansionKind = Literal["next_page", "page_number", "load_more", "period"]
+ExpansionKind = Literal["next_page", "page_number", "load_more", "period", "status"]
 
 # Lower goes first. A complete collection opens the full list before details.
 PRIORITY: dict[SignalKind, int] = {
@@ -77,6 +77,9 @@ _alternatives = lexicons.phrase_alternation
 def _found(name: str, label: str) -> bool:
     """Whether a phrase of list ``name`` is in ``label`` as whole words."""
     return _search(_words(name)).search(label) is not None
+
+
+_COUNT_AFTER = re.compile(r"\s*[(\[]\s*\d+\s*[)\]]\s*$")
 
 
 def _is(name: str, label: str) -> bool:
@@ -164,7 +167,12 @@ def _names_object(label: str, object_words: tuple[str, ...]) -> bool:
 
 
 def classify_control(
-    control: Control, *, object_words: tuple[str, ...], container_words: tuple[str, ...] = (), qualifier: str = ""
+    control: Control,
+    *,
+    object_words: tuple[str, ...],
+    container_words: tuple[str, ...] = (),
+    qualifier: str = "",
+    tile: bool = False,
 ) -> Signal | None:
     """What ``control`` does for a collection of the object named by ``object_words``, or None.
 
@@ -172,13 +180,20 @@ def classify_control(
     collection plan's, :func:`~apps.records.objects.normalised`); with the lexicon's
     ``container_labels`` they make a ``container``, and so does a short label naming the request's
     ``qualifier`` of the object ("View your Council Tax account" for council tax bills).
+
+    ``tile``: the control's row is no record (a dashboard tile, "Pagamenti · 3 avvisi · Vai ai
+    pagamenti"); it may then lead to a section, an archive or a container as if it stood alone.
     """
     label = fold(control.label)
     if not label or not control.enabled:
         return None
+    in_row = bool(control.row) and fold(control.row) != label
+    # A tab of the list's payment status ("Pagati", "Da pagare (3)"): another view of the same list. Only a
+    # link, whose address shows that view: the words of a status are never a button that pays.
+    if _is("status_tabs", _COUNT_AFTER.sub("", label)) and not in_row and control.role == "link" and control.href:
+        return None if control.current else Signal("expansion", "status")
     if _found("avoid", label):
         return None
-    in_row = bool(control.row) and fold(control.row) != label
     if _found("download", label) or control.href.casefold().split("?")[0].endswith(".pdf"):
         return Signal("download") if in_row else None
     if _is("next_labels", label):
@@ -194,6 +209,7 @@ def classify_control(
     if in_row and (detail.match(label) or _CODE.match(label)):
         return Signal("detail")
     names_object = _names_object(label, object_words)
+    in_row = in_row and not tile
     about_the_items = names_object and _help(label, control.href)  # a guide to the bills is not where they are
     if ((_found("all", label) and names_object) or _is("see_all_labels", label)) and not about_the_items:
         return Signal("full_list")

@@ -170,12 +170,19 @@ function sectionOf(found, el, heading) {
   return heading ? heading.text : '';
 }
 
-// Unclassed generic containers repeat everywhere; only a shared class makes them a pattern.
+// Unclassed generic containers repeat everywhere; only a shared class makes them a pattern. One class
+// in common is enough: an item opened in place ("item open") is still one of the list ("item").
+function classNames(node) {
+  return typeof node.className === 'string' ? node.className.split(/\s+/).filter(Boolean) : [];
+}
+
 function hasTwinSibling(node) {
-  const className = typeof node.className === 'string' ? node.className : '';
-  if (!className && (node.tagName === 'DIV' || node.tagName === 'SPAN')) return false;
+  const own = classNames(node);
+  if (!own.length && (node.tagName === 'DIV' || node.tagName === 'SPAN')) return false;
   for (const sibling of [node.previousElementSibling, node.nextElementSibling]) {
-    if (sibling && sibling.tagName === node.tagName && sibling.className === className) return true;
+    if (!sibling || sibling.tagName !== node.tagName) continue;
+    const theirs = classNames(sibling);
+    if (own.length ? theirs.some((name) => own.includes(name)) : !theirs.length) return true;
   }
   return false;
 }

@@ -1,0 +1,167 @@
+"""Records in cards, accordions and sentences that carry no "Label: value" (apps/sites/collection/items.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from apps.sites.collection.items import document_rows, item_row, items_rows, read_piece
+from apps.sites.collection.reading import parse_records
+from tests.sites.collect_support import collect, pages_requested
+from tests.sites.fixture_web import FixtureWeb
+from tests.sites.test_observation_support import presses_become
+
+
+def test_values_written_one_under_their_label_are_read_as_that_labels_field() -> None:
+    row = item_row(["ORDER PLACED", "December 10, 2025", "TOTAL", "$401.37", "Invoice GB-2025-010440", "Delivered"])
+    assert row is not None
+    assert row.values["identifier_number"] == "GB-2025-010440"  # "Invoice" names the kind: its number
+    assert row.values["amount"] == "$401.37"
+    assert row.values["date"] == "December 10, 2025"  # the item's one date, its label unknown
+
+
+def test_an_order_number_is_not_the_items_own_number() -> None:
+    row = item_row(["ORDER # 850-0158380-2094580", "Placed 3 May 2026", "$12.00"])
+    assert row is not None
+    assert "identifier_number" not in row.values
+    assert row.values["ORDER #"] == "850-0158380-2094580"
+
+
+def test_values_without_labels_take_their_type_only_when_there_is_one_of_it() -> None:
+    row = item_row(["1 Nov 2026", "Statement", "Current account statement"])
+    assert row is not None and row.values["date"] == "1 Nov 2026"
+    assert row.values["type"] == "Statement" and row.values["description"] == "Current account statement"
+    two_dates = item_row(["1 Nov 2026", "3 Nov 2026", "Statement", "£10.00"])
+    assert two_dates is not None
+    assert "date" not in two_dates.values  # two dates without labels decide nothing
+    assert two_dates.values["amount"] == "£10.00"
+
+
+def test_a_label_before_its_value_on_one_line_names_the_field() -> None:
+    assert read_piece("Emessa il 12 novembre 2026").label == "Emessa il"
+    row = item_row(["Fattura", "TM26-0466511", "Emessa il 12 novembre 2026", "34,90 €"])
+    assert row is not None
+    assert row.values["identifier_number"] == "TM26-0466511"
+    assert row.values["issue_date"] == "il 12 novembre 2026"
+    assert row.values["amount"] == "34,90 €"
+    assert row.values["type"] == "Fattura"
+
+
+def test_a_news_item_and_a_product_line_are_not_records() -> None:
+    assert item_row(["12 March 2026", "New tariffs from April"]) is None
+    assert item_row(["Smart plug", "£19.99"]) is None
+    assert item_row(["Call us on 0800 123 456"]) is None
+    # A supply point's card: its number is under its own label, and a number with an address is no record.
+    assert read_piece("PDR 15020000334412").label == "PDR"
+    assert item_row(["Fornitura gas", "PDR 15020000334412", "Via Giardini 77, Modena"]) is None
+
+
+def test_a_document_line_is_a_record_of_its_own() -> None:
+    rows = document_rows(
+        [
+            "Fattura n. 2026/MR/040203 del 12/11/2026 · importo 109,95 €",
+            "Nota di credito n. 2026/NC/000123 del 03/12/2026 · importo 59,90 €",
+            "Nessuna fattura: ordine annullato, nessun addebito.",
+            "Invoice 2026-17",  # a number alone is not a document line
+        ]
+    )
+    assert [row.values["identifier_number"] for row in rows] == ["2026/MR/040203", "2026/NC/000123"]
+    assert rows[0].values["date"] == "12/11/2026" and rows[0].values["amount"] == "109,95 €"
+    assert rows[1].values["type"] == "Nota di credito"
+
+
+def test_an_item_holding_document_lines_is_their_place_not_a_record() -> None:
+    order = {
+        "lines": ["Ordine", "MT-1", "Effettuato il", "2 ottobre 2026", "Totale", "45,00 €",
+                  "Fattura n. F-2026-1 del 03/10/2026 · importo 45,00 €"],
+        "pairs": [],
+        "parent": -1,
+    }  # fmt: skip
+    rows = items_rows([order])
+    assert [row.values["identifier_number"] for row in rows] == ["F-2026-1"]
+
+
+def test_several_records_inside_one_item_are_read_apart() -> None:
+    wrapper = {"lines": ["INV-1", "1 Mar 2026", "£5.00", "INV-2", "1 Apr 2026", "£6.00"], "pairs": [], "parent": -1}
+    first = {"lines": ["INV-1", "1 Mar 2026", "£5.00"], "pairs": [], "parent": 0}
+    second = {"lines": ["INV-2", "1 Apr 2026", "£6.00"], "pairs": [], "parent": 0}
+    rows = items_rows([wrapper, first, second])
+    assert [row.values["identifier_number"] for row in rows] == ["INV-1", "INV-2"]
+
+
+def test_a_card_of_pairs_keeps_the_values_it_shows_without_labels() -> None:
+    answer = {
+        "cards": [
+            {
+                "pairs": [["Reference", "HPB/AD/2026/02264"], ["Amount", "£5,000.00"]],
+                "lines": ["18 Nov 2026", "Payment advice", "Reference: HPB/AD/2026/02264", "Amount: £5,000.00"],
+            }
+        ]
+    }
+    (row,) = parse_records(answer).rows
+    assert row.values["identifier_number"] == "HPB/AD/2026/02264"
+    assert row.values["date"] == "18 Nov 2026"
+    assert row.cells[0] == "18 Nov 2026"  # the cells follow the card, so its collapsed row still matches
+
+
+@pytest.mark.browser
+def test_invoices_written_as_sentences_inside_order_cards_are_collected(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    site = fixture_web.fresh("collect-cards")
+    collected = collect(browser_page, site, "/ordini.html", "tutte le fatture con numero, data e importo")
+    assert collected.identifiers() == ["2026/MT/0203", "2026/MT/0198"]  # not the orders, nor the credit note
+    assert collected.item("2026/MT/0198")["amount"] == "159,90 €"
+    assert collected.item("2026/MT/0203")["date"] == "13/11/2026"
+    # The cancelled order (its date and total, "no invoice") is read as the order it is, and left out too.
+    assert "2 item(s) that are a credit note or order, not a invoice, were left out." in collected.notices()
+
+
+@pytest.mark.browser
+def test_cards_of_values_under_their_labels_are_collected(fixture_web: FixtureWeb, browser_page: Any) -> None:
+    site = fixture_web.fresh("collect-cards")
+    collected = collect(browser_page, site, "/payslips.html", "all payslips with number, date and net pay")
+    assert collected.identifiers() == ["PS-000812", "PS-000811", "PS-000810"]
+    assert collected.item("PS-000812")["period"] == "30 Nov 2026"
+    assert collected.item("PS-000810")["net_amount"] == "£120.00"
+    assert pages_requested(site) == ["/payslips.html"]
+
+
+@pytest.mark.browser
+def test_an_accordion_items_header_opens_its_detail_in_place(fixture_web: FixtureWeb, browser_page: Any) -> None:
+    site = fixture_web.fresh("collect-cards")
+    collected = collect(browser_page, site, "/documenti.html", "tutte le fatture con numero, data e totale")
+    assert collected.identifiers() == ["F 26/000120", "F 26/000098"]  # the proforma is not an invoice
+    assert collected.item("F 26/000120")["amount"] == "9,64 €"
+    assert collected.item("F 26/000098")["amount"] == "18,29 €"
+    # Only the invoices' headers were pressed: the proforma's own kind leaves it out, so its detail is not asked.
+    assert presses_become(browser_page, site, ["F-120", "F-098"])
+    assert collected.findings.diagnostics["detail_in_place"] == 2
+    assert "1 item(s) that are a proforma, not a invoice, were left out." in collected.notices()
+    assert collected.result.outcome == "success", collected.notices()
+
+
+@pytest.mark.browser
+def test_news_and_products_with_dates_and_prices_are_not_collected(fixture_web: FixtureWeb, browser_page: Any) -> None:
+    site = fixture_web.fresh("collect-cards")
+    collected = collect(browser_page, site, "/notizie.html", "all bills")
+    assert collected.identifiers() == []
+    assert collected.findings.row_count() == 0
+
+
+def test_a_period_for_the_items_date_is_read_on_the_date_a_row_shows_as_its_own() -> None:
+    import datetime as dt
+
+    from apps.sites.collection.delivery import outside_request, period_field
+    from apps.sites.collection.scope import collection_plan
+
+    plan = collection_plan("every e-document dated 2026", today=dt.date(2026, 12, 1))
+    (constraint,) = plan.scope.period_filters
+    assert constraint.field == "issue_date"
+    assert period_field({"date": "1 Nov 2025"}, constraint) == "date"  # the row labels no date as issued
+    assert outside_request({"date": "1 Nov 2025", "type": "Statement"}, plan) == "period"
+    assert outside_request({"date": "1 Nov 2026", "type": "Statement"}, plan) == ""
+    due = collection_plan("all bills with due date in 2026", today=dt.date(2026, 12, 1))
+    (on_due,) = due.scope.period_filters
+    assert period_field({"date": "1 Nov 2025"}, on_due) == "due_date"  # a due date's period stays on it
