@@ -337,3 +337,16 @@ def test_brackets_that_do_not_list_fields_name_none() -> None:
     assert collection_scope("all bills (my account number is 123)").fields == ()
     scope = collection_scope("every e-document dated 2026 in a sheet (reference, date, amount where there is one)")
     assert scope.fields == ("identifier_number", "date", "amount")
+
+
+def test_no_word_of_the_object_vocabulary_names_two_kinds() -> None:
+    from collections import defaultdict
+
+    from apps.records.objects import object_kinds
+
+    kinds_of: defaultdict[str, set[str]] = defaultdict(set)
+    for kind in object_kinds().values():
+        for word in kind.all_words():
+            kinds_of[word].add(kind.name)
+    # A word of two kinds would be read as either, by chance: "letter" is a notice, never sometimes a document.
+    assert {word: kinds for word, kinds in kinds_of.items() if len(kinds) > 1} == {}

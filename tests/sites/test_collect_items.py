@@ -165,3 +165,16 @@ def test_a_period_for_the_items_date_is_read_on_the_date_a_row_shows_as_its_own(
     due = collection_plan("all bills with due date in 2026", today=dt.date(2026, 12, 1))
     (on_due,) = due.scope.period_filters
     assert period_field({"date": "1 Nov 2025"}, on_due) == "due_date"  # a due date's period stays on it
+
+
+@pytest.mark.browser
+def test_a_page_asking_which_profile_to_enter_is_gone_through_when_it_offers_one(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    site = fixture_web.fresh("collect-cards")
+    collected = collect(browser_page, site, "/azienda.html", "all payslips with number, date and net pay")
+    assert collected.identifiers() == ["PS-000812", "PS-000811", "PS-000810"]
+    several = fixture_web.fresh("collect-cards")
+    chosen_by_nobody = collect(browser_page, several, "/aziende.html", "all payslips with number, date and net pay")
+    assert chosen_by_nobody.identifiers() == []  # with two companies the choice is the person's
+    assert pages_requested(several) == ["/aziende.html"]

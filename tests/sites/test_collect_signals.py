@@ -204,3 +204,9 @@ def test_the_words_that_qualify_the_object_lead_to_its_place_while_nothing_was_f
 def test_a_status_tab_is_a_view_of_the_list_only_as_a_link() -> None:
     assert kind("Da pagare", role="button", href="") is None  # a button with the words of paying pays
     assert kind("Pagati", row="Pagati") == "expansion:status"  # a tab alone in its list item
+
+
+def test_an_interstitials_way_on_leads_into_the_account() -> None:
+    assert kind("Vai alla tua area", href="/hb") == "account"
+    assert kind("Non ora, vai alla tua area", href="/area") == "account"
+    assert kind("Scopri il conto deposito", href="/info/deposito") is None

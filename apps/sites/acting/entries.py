@@ -59,3 +59,18 @@ def account_entry(label: str, href: str = "") -> bool:
     # A signed-in page greets the person with a link to their account: "Ciao Giulia", "Hi Anna".
     greeting = phrase_pattern(signin_words("signed_in_greetings")).match(label)
     return greeting is not None and 0 < len(label[greeting.end() :].split()) <= 3
+
+
+def continues_to_account(label: str) -> bool:
+    """Whether a control (its folded label) is an interstitial's way on to the account after signing in
+    ("Vai alla tua area", "Non ora, vai alla tua area", "Continue to your account"): the lexicon's
+    ``continue_phrases``, whole, once a dismissal opening it is set aside."""
+    return phrase_pattern(signin_words("continue_phrases")).fullmatch(without_dismissal(label)) is not None
+
+
+def without_dismissal(label: str) -> str:
+    """The label without a dismissal opening it ("non ora, vai alla tua area" → "vai alla tua area")."""
+    opening = phrase_pattern(signin_words("dismiss_openings")).match(label)
+    if opening is None:
+        return label
+    return label[opening.end() :].lstrip(" ,;:-\u2013\u2014").strip() or label

@@ -21,12 +21,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from apps.sites.acting.entries import continues_to_account
 from apps.sites.browser.websites import AuthorizedWebsites
 from apps.sites.collection.delivery import outside_request
 from apps.sites.collection.reading import ReadRow, row_matches
 from apps.sites.collection.revisit import identity_key, page_address
 from apps.sites.collection.scope import CollectionPlan
 from apps.sites.collection.signals import Signal, avoided, classify_control, period_choices
+from apps.sites.observation.lexicon import fold
 from apps.sites.observation.limits import CONTROL_GROUP_SIZE
 from apps.sites.observation.snapshot import Control, ControlIdentity, Field, Form, Snapshot
 
@@ -191,6 +193,8 @@ class CandidateFinder:
             qualifier=self.plan.qualifier,
             tile=bool(control.row) and not any(row_matches(row, control.row) for _, _, row in state.rows),
         )
+        if signal is None and self._enters_the_one_profile(state, control):
+            signal = Signal("account")
         if signal is None:
             return None
         if signal.kind in ("menu", "section") and control.expanded is False and self._row_of(state, control):
@@ -222,6 +226,18 @@ class CandidateFinder:
             if not self.plan.missing_fields(dict(row.values)) or outside_request(row.values, self.plan):
                 return None  # nothing to add, or an item its own fields place outside the request
         return Candidate(control, signal, self._order, row=link)
+
+    @staticmethod
+    def _enters_the_one_profile(state: PageState, control: Control) -> bool:
+        """The way on of a page asking which profile to enter when it offers one ("Seleziona l'azienda":
+        a single radio, then "Entra"): a person just goes on; with several, the choice is theirs."""
+        forms = state.snapshot.forms
+        if control.form is None or not 0 <= control.form < len(forms) or control.role != "button":
+            return False
+        fields = [field for field in forms[control.form].fields if field.visible]
+        if len(fields) != 1 or fields[0].type != "radio":
+            return False
+        return continues_to_account(fold(control.label))
 
     def listed_items(self, state: PageState) -> bool:
         """Whether ``state`` lists the items asked for (see :func:`lists_items`)."""

@@ -33,7 +33,7 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from apps.records.objects import normalised
-from apps.sites.acting.entries import account_entry
+from apps.sites.acting.entries import account_entry, continues_to_account
 from apps.sites.observation import lexicon as lexicons
 from apps.sites.observation.snapshot import Control, Field
 
@@ -217,7 +217,8 @@ def classify_control(
         return Signal("archive")
     if names_object and not in_row and not about_the_items:
         return Signal("section")
-    if control.form is None and account_entry(label, control.href):
+    onward = continues_to_account(label) and control.panel is None  # an interstitial's way on, not a dialog's
+    if control.form is None and (account_entry(label, control.href) or onward):
         return Signal("account")  # header links sit in lists too: a row says nothing here; a form's button is no way
     if not in_row and (_a_container(control.label, container_words) or _names_qualifier(control.label, qualifier)):
         return Signal("container")

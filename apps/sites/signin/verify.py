@@ -34,6 +34,7 @@ from typing import Literal
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
+from apps.sites.acting.entries import continues_to_account
 from apps.sites.observation.humanity import humanity_request
 from apps.sites.observation.lexicon import fold, lexicon, phrase_pattern
 from apps.sites.observation.page_calls import Started
@@ -238,8 +239,7 @@ def toward_the_account(snapshot: Snapshot, taken: frozenset[ControlIdentity]) ->
         control for control in snapshot.controls
         if control.enabled and control.panel is None and not control.ambiguous and control.identity not in taken
     ]  # fmt: skip
-    onward = phrase_pattern(lexicon("signin").get("continue_phrases", ()))
-    continues = [control for control in usable if onward.fullmatch(_without_dismissal(fold(control.label)))]
+    continues = [control for control in usable if continues_to_account(fold(control.label))]
     if len({(control.label, control.href) for control in continues}) == 1:
         return "interstitial", continues[0]
     menus = phrase_pattern(lexicon("signin").get("account_menu_phrases", ()))
@@ -250,14 +250,6 @@ def toward_the_account(snapshot: Snapshot, taken: frozenset[ControlIdentity]) ->
     if len(closed) == 1:
         return "account_menu", closed[0]
     return None
-
-
-def _without_dismissal(label: str) -> str:
-    """The label without a dismissal opening it ("non ora, vai alla tua area" → "vai alla tua area")."""
-    opening = phrase_pattern(lexicon("signin").get("dismiss_openings", ())).match(label)
-    if opening is None:
-        return label
-    return label[opening.end() :].lstrip(" ,;:-\u2013\u2014").strip() or label
 
 
 def _start_loaded_and_drawn(page: Page, deadline: float) -> Started:
