@@ -36,7 +36,7 @@ from apps.records.dates.reading import UnreadableDate
 from apps.records.identity.links import merge_list_and_detail
 from apps.records.identity.results import MergeResult
 from apps.records.identity.rows import merge_rows
-from apps.records.objects import kinds_apart, normalised, object_mentions
+from apps.records.objects import kinds_apart, object_mentions
 from apps.records.rows import CellValue, Source
 from apps.records.scope import CATEGORY_WORDS, PeriodConstraint
 from apps.records.vocabulary import FIELD_KINDS, normalise_label
@@ -352,45 +352,10 @@ def _apply_kind(rows: list[Item], wanted: str, notices: list[str]) -> list[Item]
     return kept
 
 
-def _naming_values(row: Item, wanted: str) -> list[str]:
-    """The values of ``row`` that name the kind asked for ("Current Account statement - Nov 2026")."""
-    return [
-        value
-        for key, value in row.items()
-        if isinstance(value, str) and key not in _NOT_FIELDS and key not in IDENTIFIER_FIELDS
-        and any(mention.kind == wanted for mention in object_mentions(value))
-    ]  # fmt: skip
-
-
-def _apply_qualifier(rows: list[Item], plan: CollectionPlan, notices: list[str]) -> list[Item]:
-    """The words that qualify the object ("current account" statements, estratti conto "carta di
-    credito") as a filter, where the rows say it: among the rows whose own words name the kind asked
-    for, when some say the qualifier and others do not, those that do not are another thing of that
-    kind (a savings account's statements) and are left out. Rows that do not name the kind decide
-    nothing, and when no row says the qualifier, it filters nothing (the whole list may be of it)."""
-    wanted = plan.scope.object or ""
-    qualifier = normalised(plan.qualifier)
-    said = re.compile(r"(?<!\w)" + re.escape(qualifier) + r"(?!\w)")
-    naming = [(row, _naming_values(row, wanted)) for row in rows]
-    with_it = {id(row) for row, values in naming if any(said.search(normalised(value)) for value in values)}
-    if not with_it:
-        return rows
-    without = [row for row, values in naming if values and id(row) not in with_it]
-    if not without:
-        return rows
-    notices.append(
-        f"{len(without)} item(s) that are a {wanted.replace('_', ' ')} but not of {plan.qualifier!r} were left out."
-    )
-    dropped = {id(row) for row in without}
-    return [row for row in rows if id(row) not in dropped]
-
-
 def _apply_item_constraints(rows: list[Item], plan: CollectionPlan, notices: list[str]) -> list[Item]:
     """The request's object, category and payment-status constraints, applied where an observed field decides."""
     if plan.scope.object:
         rows = _apply_kind(rows, plan.scope.object, notices)
-        if plan.qualifier:
-            rows = _apply_qualifier(rows, plan, notices)
     if plan.scope.categories:
         rows, sentences = _apply_constraint(rows, plan.scope.categories, _row_categories, "category")
         notices.extend(sentences)
