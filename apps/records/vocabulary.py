@@ -61,7 +61,7 @@ FIELD_KINDS: tuple[FieldKind, ...] = get_args(FieldKind)
 LEXICON = Path(__file__).with_name("lexicon") / "fields.json"
 
 # Words that mark "number of" in a label: "N.", "N°", "Nr", "No.", "Num.", "#".
-_NUMBER_MARKERS = frozenset({"n", "no", "nr", "num", "numero", "number", "#", "nº", "n°", "nummer"})
+NUMBER_MARKERS = frozenset({"n", "no", "nr", "num", "numero", "number", "#", "nº", "n°", "nummer"})
 _DOCUMENT_NOUNS_SINGULAR = frozenset(
     {
         "fattura", "bolletta", "documento", "doc", "nota", "ricevuta", "invoice", "bill", "document", "receipt",
@@ -269,7 +269,7 @@ def _is_count(words: tuple[str, ...]) -> bool:
     # "N. fatture", "# invoices", "No. of bills": a number marker before a plural document noun;
     # "Totale fatture", "Total invoices": a total of documents, unless an amount is named ("Importo totale fatture").
     return any(
-        (word in _NUMBER_MARKERS or (word in _TOTAL_WORDS and not names_an_amount))
+        (word in NUMBER_MARKERS or (word in _TOTAL_WORDS and not names_an_amount))
         and _plural_noun_follows(words, index)
         for index, word in enumerate(words)
     )
@@ -280,7 +280,7 @@ def _is_identifier(words: tuple[str, ...]) -> bool:
     if _PERIOD_WORDS.intersection(words):
         return False
     for index, word in enumerate(words):
-        if word in _NUMBER_MARKERS or word in _REFERENCE_MARKERS:
+        if word in NUMBER_MARKERS or word in _REFERENCE_MARKERS:
             neighbours = words[index + 1 : index + 2] + words[max(0, index - 1) : index]
             if any(neighbour in _DOCUMENT_NOUNS_SINGULAR for neighbour in neighbours):
                 return True

@@ -186,25 +186,27 @@ class CandidateFinder:
         return added
 
     def _candidate(self, state: PageState, control: Control) -> Candidate | None:
+        # The record rows the control's row shows, looked up once: its link, or a tile that is no record.
+        rows = _rows_shown(state, control)
         signal = classify_control(
             control,
             object_words=self.plan.object_words,
             container_words=self.plan.container_words,
             qualifier=self.plan.qualifier,
-            tile=bool(control.row) and not any(row_matches(row, control.row) for _, _, row in state.rows),
+            tile=bool(control.row) and not rows,
         )
         if signal is None and self._enters_the_one_profile(state, control):
             signal = Signal("account")
         if signal is None:
             return None
-        if signal.kind in ("menu", "section") and control.expanded is False and self._row_of(state, control):
+        link = _link(rows)
+        if signal.kind in ("menu", "section") and control.expanded is False and link is not None:
             # A closed disclosure that is one record's own (an accordion item's header, which may name the
             # kind of item it is: "F 26/120 · Fattura") opens that item's detail.
             signal = Signal("detail")
-        listed = self.listed_items(state)
-        if signal.kind == "container" and listed:
+        if signal.kind == "container" and self.listed_items(state):
             return None  # items are shown here: a place of other kinds is for a model to weigh, if any
-        if signal.kind == "account" and (state.parent is not None or listed):
+        if signal.kind == "account" and (state.parent is not None or self.listed_items(state)):
             # Only from the start page, before any item was seen (a home page, signed in); it is taken after
             # the page's other routes, and only while none of them found an item (explore.Explorer._useful).
             return None
@@ -217,7 +219,6 @@ class CandidateFinder:
             return Candidate(control, signal, self._order)
         if signal.kind == "download" and not self.plan.save_documents:
             return None
-        link = self._row_of(state, control)
         if link is None:
             # Rows that read the same leave their controls ambiguous: kept, to be reported, never clicked.
             return Candidate(control, signal, self._order) if control.ambiguous else None
@@ -243,11 +244,17 @@ class CandidateFinder:
         """Whether ``state`` lists the items asked for (see :func:`lists_items`)."""
         return lists_items((row.values for _, _, row in state.rows), self.plan)
 
-    @staticmethod
-    def _row_of(state: PageState, control: Control) -> RowLink | None:
-        """The one record row whose cells the control's row shows; None when none or several do."""
-        matches = [(source, index, row) for source, index, row in state.rows if row_matches(row, control.row)]
-        if len(matches) != 1:
-            return None
-        source, index, row = matches[0]
-        return RowLink(source, index, identifier_of(row))
+
+def _rows_shown(state: PageState, control: Control) -> list[tuple[str, int, ReadRow]]:
+    """The record rows of ``state`` whose cells the control's row shows."""
+    if not control.row:
+        return []
+    return [(source, index, row) for source, index, row in state.rows if row_matches(row, control.row)]
+
+
+def _link(rows: list[tuple[str, int, ReadRow]]) -> RowLink | None:
+    """The one record row a control belongs to; None when none or several are shown by its row."""
+    if len(rows) != 1:
+        return None
+    source, index, row = rows[0]
+    return RowLink(source, index, identifier_of(row))

@@ -42,7 +42,7 @@ from apps.records.amounts import UnreadableAmount, find_amounts, parse_amount
 from apps.records.dates.reading import UnreadableDate, find_dates, parse_date
 from apps.records.identity.codes import codes_in, identifier_field_codes
 from apps.records.objects import normalised, object_mentions
-from apps.records.vocabulary import FIELD_KINDS, label_sense
+from apps.records.vocabulary import FIELD_KINDS, NUMBER_MARKERS, label_sense
 from apps.sites.collection.read_rows import ReadRow, field_key
 
 PieceKind = Literal["date", "amount", "code", "kind", "label", "text"]
@@ -58,6 +58,8 @@ _MAX_LABEL_WORDS = 5
 _MAX_LABEL_CHARS = 40
 _MAX_CODE_CHARS = 40
 _MAX_DESCRIPTION = 300
+# A word this short before a value, that the vocabulary does not know, links it ("del", "of"): no label.
+_MAX_LINKING_WORD_CHARS = 3
 
 
 @dataclass(frozen=True)
@@ -82,7 +84,8 @@ def _is_amount(text: str) -> bool:
         amount = parse_amount(text)
     except UnreadableAmount:
         return False
-    return bool(amount.currency) or bool(re.search(r"\d[.,]\d{2}$", amount.text.strip().rstrip("€$£ ").strip()))
+    exponent = amount.value.as_tuple().exponent
+    return bool(amount.currency) or (isinstance(exponent, int) and exponent < 0)  # "12,50": written with decimals
 
 
 def _is_code(text: str) -> bool:
@@ -97,13 +100,10 @@ def _is_code(text: str) -> bool:
     return field_key(prefix) not in FIELD_KINDS and label_sense(prefix) is None
 
 
-_MARKER_WORDS = frozenset({"n", "no", "nr", "num", "numero", "number", "nummer", "n°", "nº"})
-
-
 def _a_kind(text: str, *, marked: bool = False) -> bool:
     """Whether ``text`` only names a kind of item ("Statement", "Nota di credito"); with ``marked``, a
     number's label may add a number marker ("Fattura n.")."""
-    words = [word for word in normalised(text).split() if not marked or word not in _MARKER_WORDS]
+    words = [word for word in normalised(text).split() if not marked or word not in NUMBER_MARKERS]
     mentions = object_mentions(" ".join(words))
     return bool(words) and len(words) <= _MAX_LABEL_WORDS and sum(m.end - m.start for m in mentions) == len(words)
 
@@ -111,7 +111,7 @@ def _a_kind(text: str, *, marked: bool = False) -> bool:
 def _kind_name(label: str) -> str:
     """The kind's name in a number's label, as written, without its number marker ("Fattura n." → "Fattura")."""
     words = label.split()
-    while words and normalised(words[-1]) in _MARKER_WORDS | {""}:
+    while words and normalised(words[-1]) in NUMBER_MARKERS | {""}:
         words.pop()
     return " ".join(words) or label
 
@@ -224,7 +224,7 @@ def _document_line(line: str) -> list[Piece] | None:
     size = mentions[0].end - mentions[0].start
     name, rest = " ".join(words[:size]), words[size:]
     marker = []
-    while rest and normalised(rest[0]) in _MARKER_WORDS | {""}:
+    while rest and normalised(rest[0]) in NUMBER_MARKERS | {""}:
         marker.append(rest.pop(0))
     if not rest or not (identifier_field_codes(rest[0]) or _is_code(rest[0])):
         return None
@@ -308,7 +308,7 @@ def _key_for(piece: Piece) -> str | None:
     key = field_key(piece.label)
     if key in FIELD_KINDS:
         return key
-    if sense is None and not _a_kind(piece.label) and len(piece.label.split()) <= 1 and len(piece.label) <= 3:
+    if sense is None and not _a_kind(piece.label) and len(piece.label) <= _MAX_LINKING_WORD_CHARS:
         return None  # "del", "of": a short word, no label
     return key
 

@@ -116,7 +116,7 @@ def _with_item_values(row: ReadRow, card: dict[str, Any]) -> ReadRow:
     for key, value in seen.values.items():
         if value and not values.get(key) and not (key == "date" and any(values.get(k) for k in DATE_KINDS)):
             values[key] = value
-    return ReadRow(values, seen.cells if row_matches(ReadRow(values, row.cells), " ".join(seen.cells)) else row.cells)
+    return ReadRow(values, seen.cells if row_matches(row, " ".join(seen.cells)) else row.cells)
 
 
 def parse_records(answer: dict[str, Any]) -> PageRecords:
