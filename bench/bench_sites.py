@@ -300,7 +300,7 @@ def _line(result: SiteResult) -> str:
     return line
 
 
-def _misses(result: SiteResult, show_audit: bool = False) -> list[str]:
+def _misses(result: SiteResult, show_audit: bool = False, show_rows: bool = False) -> list[str]:
     engine, score = result.engine, result.score
     if result.signed_in and score.complete and not result.consent_accepted and not result.decoy:
         return []
@@ -327,6 +327,8 @@ def _misses(result: SiteResult, show_audit: bool = False) -> list[str]:
     answer = engine.answer.strip().replace("\n", "\n      ")
     lines.append(f"    request: {result.site.request('{url}')}")
     lines.append(f"    answer:\n      {answer or '(none)'}")
+    if show_rows:
+        lines.extend("    row: " + json.dumps(row, ensure_ascii=False, default=str)[:400] for row in engine.rows)
     if show_audit and engine.collect_audit:
         lines.append("    collection audit: " + json.dumps(engine.collect_audit, ensure_ascii=False)[:6000])
     if (engine.status == "no_turn" or engine.exit_code not in (0, 1, 3, 4, 5)) and engine.stderr_tail.strip():
@@ -399,6 +401,7 @@ def _parse(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument("--final", action="store_true", help="only the final check's sites")
     parser.add_argument("--show-misses", action="store_true", help="the corpus's misses in detail")
     parser.add_argument("--show-audit", action="store_true", help="with --show-misses: the collection's audit")
+    parser.add_argument("--show-rows", action="store_true", help="with --show-misses: the spreadsheet's rows")
     parser.add_argument("--no-baseline", action="store_true", help="do not run the sites' scripts")
     parser.add_argument("--timeout", type=float, default=TIMEOUT_SECONDS, help="seconds per turn (default 240)")
     return parser.parse_args(argv)
@@ -428,7 +431,12 @@ def _run(options: argparse.Namespace) -> int:
     finally:
         watch.stop()
     if options.show_misses:
-        details = [line for result in results if not result.site.final for line in _misses(result, options.show_audit)]
+        details = [
+            line
+            for result in results
+            if not result.site.final
+            for line in _misses(result, options.show_audit, options.show_rows)
+        ]
         print("\nmisses (corpus only):" if details else "\nmisses (corpus only): none")
         print("\n".join(details))
     passed = True

@@ -80,6 +80,15 @@ def object_kinds() -> Mapping[str, ObjectKind]:
 
 
 @cache
+def joining_phrases() -> tuple[tuple[str, ...], ...]:
+    """The lexicon's words that join kinds into one object ("bills and letters"), as normalised word
+    tuples, longest first."""
+    raw = json.loads(LEXICON.read_text(encoding="utf-8")).get("joining", {})
+    phrases = {tuple(normalised(word).split()) for language in LANGUAGES for word in raw.get(language, ())}
+    return tuple(sorted((phrase for phrase in phrases if phrase), key=lambda phrase: (-len(phrase), phrase)))
+
+
+@cache
 def _phrases() -> tuple[tuple[tuple[str, ...], str], ...]:
     """(words of a phrase, kind), longest phrases first."""
     found = {(tuple(word.split()), kind.name) for kind in object_kinds().values() for word in kind.all_words()}

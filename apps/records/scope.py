@@ -22,8 +22,11 @@ Rules (from the specification):
 * Recognising the request does not establish that every item was found: the
   scope only says what was asked.
 * Period and category constraints must refer unambiguously to the same action
-  and apply together to every item; when the request holds several objects or
-  competing periods, no constraint is applied and a notice says why.
+  and apply together to every item. Kinds joined in one phrase ("every bill
+  and letter dated 2026", "fatture e note di credito del 2026") are one object:
+  the constraints apply to each (``also``). When the request names several
+  kinds apart ("invoices from 2025 and receipts") or competing periods, no
+  constraint is applied and a notice says why.
 * A period stated for a field ("with due date in 2026") is a filter on that
   field and does not also get an automatic filter without a field.
 
@@ -42,7 +45,7 @@ from dataclasses import dataclass, replace
 
 from apps.records.dates.periods import Period
 from apps.records.dates.reading import DateValue, UnreadableDate, parse_date
-from apps.records.objects import object_kinds
+from apps.records.objects import joining_phrases, normalised, object_kinds
 from apps.records.open_periods import opened, relative_periods
 from apps.records.vocabulary import FieldKind, classify_label
 
@@ -158,6 +161,16 @@ class CollectionScope:
     categories: tuple[str, ...]
     fields: tuple[str, ...]
     notices: tuple[str, ...]
+    # Other kinds asked for together with ``object`` in one phrase ("every bill and letter dated 2026"):
+    # the constraints apply to each.
+    also: tuple[str, ...] = ()
+    # Several kinds named apart ("invoices from 2025 and receipts"): no constraint is applied.
+    several: bool = False
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """Every kind asked for: ``object`` first."""
+        return (self.object, *self.also) if self.object else ()
 
 
 @dataclass(frozen=True)
@@ -294,6 +307,39 @@ def _object_pattern() -> re.Pattern[str]:
 _OBJECT_BY_PHRASE: dict[str, str] = {
     word: kind.name for kind in object_kinds().values() for word in kind.all_words() if len(word) > 2
 }
+
+
+_JOINING_MARKS = frozenset({",", "&", "/"})
+
+
+def _joined(text: str, first: _Token, second: _Token) -> bool:
+    """Whether only joining words ("and", "e", "oppure"), commas, articles and quantifiers stand between two
+    kinds: one object of the request ("every bill and letter", "fatture, note di credito e ricevute")."""
+    gap = text[first.end : second.start].casefold()
+    pieces = re.findall(r"[\w'\u2019]+|[^\w\s]", gap)
+    if any(len(piece) == 1 and not piece.isalnum() and piece not in _JOINING_MARKS for piece in pieces):
+        return False  # a stop, a bracket, a colon: another part of the request
+    words = [normalised(piece) for piece in pieces if piece not in _JOINING_MARKS]
+    joined = any(piece in _JOINING_MARKS for piece in pieces)
+    index = 0
+    while index < len(words):
+        phrase = next((p for p in joining_phrases() if tuple(words[index : index + len(p)]) == p), None)
+        if phrase is not None:
+            joined, index = True, index + len(phrase)
+        elif words[index] in _ARTICLES or words[index] in _QUANTIFIERS_ALL:
+            index += 1
+        else:
+            return False
+    return joined
+
+
+def _one_object(text: str, objects: Sequence[tuple[str, _Token]]) -> bool:
+    """Whether the kinds the request asks for are named together, each (its first mention) joined to the next."""
+    first: dict[str, _Token] = {}
+    for kind, token in sorted(objects, key=lambda found: found[1].start):
+        first.setdefault(kind, token)
+    ordered = list(first.values())
+    return all(_joined(text, first, second) for first, second in itertools.pairwise(ordered))
 
 
 def _is_filler(token: _Token, dated: Collection[int]) -> bool:
@@ -511,8 +557,11 @@ def collection_scope(request: str, *, today: dt.date | None = None) -> Collectio
     # sono fatture, lasciale fuori").
     name, noun = next((found for found in objects if not _left_out(text, found[1])), objects[0])
     # A kind the request leaves out is not asked for ("Credit notes don't count", "escluse le note di credito").
-    distinct_objects = sorted({kind for kind, token in objects if kind == name or not _left_out(text, token)})
-    if len(distinct_objects) > 1:
+    asked = [(kind, token) for kind, token in objects if kind == name or not _left_out(text, token)]
+    distinct_objects = sorted({kind for kind, _ in asked})
+    several = len(distinct_objects) > 1 and not _one_object(text, asked)
+    also = tuple(dict.fromkeys(kind for kind, _ in asked if kind != name)) if not several else ()
+    if several:
         notices.append(
             "The request names several kinds of items ("
             + ", ".join(distinct_objects)
@@ -551,11 +600,11 @@ def collection_scope(request: str, *, today: dt.date | None = None) -> Collectio
             + "); no period filter is applied until it says which one."
         )
         periods = []
-    if len(distinct_objects) > 1:
+    if several:
         periods = []
 
     categories = sorted({CATEGORY_WORDS[token.lower] for token in tokens if token.lower in CATEGORY_WORDS})
-    if len(distinct_objects) > 1:
+    if several:
         categories = []
     return CollectionScope(
         object=name,
@@ -566,6 +615,8 @@ def collection_scope(request: str, *, today: dt.date | None = None) -> Collectio
         categories=tuple(categories),
         fields=_requested_fields(lowered, name),
         notices=tuple(notices),
+        also=also,
+        several=several,
     )
 
 

@@ -285,9 +285,37 @@ def test_a_kind_the_request_leaves_out_does_not_make_it_ask_for_several(request_
     assert [constraint.text for constraint in scope.period_filters] == ["2026"]
 
 
-def test_two_kinds_asked_together_still_apply_no_constraint() -> None:
-    scope = collection_scope("all invoices and credit notes from 2026")
-    assert scope.period_filters == () and "several kinds of items" in scope.notices[0]
+@pytest.mark.parametrize(
+    ("request_text", "kind", "also"),
+    [
+        ("all invoices and credit notes from 2026", "invoice", ("credit_note",)),
+        ("every council tax bill and letter dated 2026", "invoice", ("notice",)),
+        ("tutte le fatture e le note di credito del 2026", "invoice", ("credit_note",)),
+        ("receipts, invoices & credit notes from 2026", "receipt", ("invoice", "credit_note")),
+    ],
+)
+def test_kinds_joined_in_one_phrase_are_one_object_and_share_its_period(
+    request_text: str, kind: str, also: tuple[str, ...]
+) -> None:
+    scope = collection_scope(request_text)
+    assert (scope.object, scope.also, scope.several) == (kind, also, False)
+    assert scope.kinds == (kind, *also)
+    assert [constraint.text for constraint in scope.period_filters] == ["2026"]
+    assert not any("several kinds" in notice for notice in scope.notices)
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        "all invoices from 2025 and receipts",
+        "the invoices from 2026. Also the contracts",
+        "invoices from the portal and contracts from 2026",
+    ],
+)
+def test_kinds_named_apart_apply_no_constraint(request_text: str) -> None:
+    scope = collection_scope(request_text)
+    assert scope.several and scope.also == ()
+    assert scope.period_filters == () and any("several kinds of items" in notice for notice in scope.notices)
 
 
 def test_periods_that_follow_one_another_are_one_period() -> None:

@@ -59,3 +59,18 @@ def test_a_field_only_the_bill_pages_show_opens_them_after_the_lists(
     opened = {page.removeprefix(DETAIL).removesuffix(".html") for page in details}
     due = {row["identifier_number"]: row.get("due_date") for row in collected.result.items}
     assert opened <= set(due) and all(due[number] for number in opened), due
+
+
+def test_the_same_rows_listed_under_two_periods_are_one_item_each_with_its_detail(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    # The rows show no number: "Last 12 months" and "2026" list the same statements, each linking to the
+    # same page, where its number and balance are. One detail page per statement, one item per statement.
+    site = fixture_web.fresh("collect-relink")
+    collected = collect(
+        browser_page, site, "/statements.html", "all statements from 2026 with number, date and balance"
+    )
+    assert sorted(collected.identifiers()) == ["CA2026-01", "CA2026-10", "CA2026-11"]
+    assert collected.item("CA2026-11")["amount"] == "€4,237.37"
+    assert pages_requested(site).count("/statement.html") == 3  # each statement's page once (the log has no query)
+    assert collected.findings.diagnostics["detail_linked_again"] == 2  # November and October, listed twice

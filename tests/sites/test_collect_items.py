@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from apps.sites.collection.items import document_rows, item_row, items_rows, read_piece
-from apps.sites.collection.reading import parse_records
+from apps.sites.collection.reading import READ_SCRIPT, parse_records
+from apps.sites.observation.page_calls import evaluate_within
 from tests.sites.collect_support import collect, pages_requested
 from tests.sites.fixture_web import FixtureWeb
 from tests.sites.test_observation_support import presses_become
+
+_READ_LIMITS = {"maxRows": 50, "maxCell": 200, "maxPairs": 50, "maxLines": 20, "maxPageLines": 100}
 
 
 def test_values_written_one_under_their_label_are_read_as_that_labels_field() -> None:
@@ -36,6 +40,36 @@ def test_values_without_labels_take_their_type_only_when_there_is_one_of_it() ->
     assert two_dates is not None
     assert "date" not in two_dates.values  # two dates without labels decide nothing
     assert two_dates.values["amount"] == "£10.00"
+
+
+def test_a_period_the_item_covers_does_not_take_the_place_of_its_own_date() -> None:
+    row = item_row(["Estratto conto", "Periodo contabile: ottobre 2026", "3 novembre 2026"],
+                   [["Periodo contabile", "ottobre 2026"]])  # fmt: skip
+    assert row is not None
+    assert row.values["period"] == "ottobre 2026"
+    assert row.values["date"] == "3 novembre 2026"  # the one unlabelled date is the item's own
+
+
+def _table(documents: list[str]) -> dict[str, Any]:
+    def cell(text: str, control: bool = False) -> dict[str, Any]:
+        return {"text": text, "controlOnly": control}
+
+    rows = [
+        {"cells": [cell(f"1 Jul 202{index}"), cell(text), cell("Current Account"), cell("Download", True)]}
+        for index, text in enumerate(documents)
+    ]
+    return {"tables": [{"headers": ["Date", "Document", "Account", ""], "rows": rows}]}
+
+
+def test_a_number_column_holding_titles_keeps_its_heading() -> None:
+    titles = parse_records(_table(["Current Account statement - June 2025", "Fee notification - May 2025"])).rows
+    assert [row.values.get("Document") for row in titles] == [
+        "Current Account statement - June 2025",
+        "Fee notification - May 2025",
+    ]
+    assert not any("identifier_number" in row.values for row in titles)  # a title is not the item's number
+    numbers = parse_records(_table(["Statement KB-2025-06", "Statement KB-2025-05"])).rows
+    assert [row.values["identifier_number"] for row in numbers] == ["Statement KB-2025-06", "Statement KB-2025-05"]
 
 
 def test_a_label_before_its_value_on_one_line_names_the_field() -> None:
@@ -178,3 +212,14 @@ def test_a_page_asking_which_profile_to_enter_is_gone_through_when_it_offers_one
     chosen_by_nobody = collect(browser_page, several, "/aziende.html", "all payslips with number, date and net pay")
     assert chosen_by_nobody.identifiers() == []  # with two companies the choice is the person's
     assert pages_requested(several) == ["/aziende.html"]
+
+
+@pytest.mark.browser
+def test_a_badge_drawn_apart_from_the_title_is_a_word_of_its_own(browser_page: Any) -> None:
+    browser_page.set_content(
+        '<ul><li><span style="padding:2px 6px">Carte</span>Estratto conto ottobre 2026<br>03/11/2026</li>'
+        "<li><b>Fat</b>tura n. 12<br>02/11/2026</li></ul>"
+    )
+    raw = evaluate_within(browser_page.main_frame, READ_SCRIPT, _READ_LIMITS, timeout_ms=5000)
+    lines = [item["lines"] for item in json.loads(raw)["items"]]
+    assert lines == [["Carte Estratto conto ottobre 2026", "03/11/2026"], ["Fattura n. 12", "02/11/2026"]]

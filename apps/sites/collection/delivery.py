@@ -28,7 +28,7 @@ verifying the rows written later, is not.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from apps.records.dates.periods import date_value_from_cell, filter_rows_by_period, period_inclusion
@@ -36,7 +36,7 @@ from apps.records.dates.reading import UnreadableDate
 from apps.records.identity.links import merge_list_and_detail
 from apps.records.identity.results import MergeResult
 from apps.records.identity.rows import merge_rows
-from apps.records.objects import kinds_apart, object_mentions
+from apps.records.objects import kinds_apart, normalised, object_mentions
 from apps.records.rows import CellValue, Source
 from apps.records.scope import CATEGORY_WORDS, PeriodConstraint
 from apps.records.vocabulary import FIELD_KINDS, normalise_label
@@ -131,7 +131,7 @@ def outside_request(row: Mapping[str, Any], plan: CollectionPlan) -> str:
     if outside_requested_periods(row, plan.scope.period_filters):
         return "period"
     item = dict(row)
-    if plan.scope.object and _row_kinds_apart(item, plan.scope.object):
+    if plan.scope.object and _kinds_apart_from_all(item, plan.scope.kinds):
         return "constraint"
     for wanted, decide in ((plan.scope.categories, _row_categories), (plan.statuses, _row_status)):
         if wanted:
@@ -334,13 +334,25 @@ def _row_kinds_apart(row: Item, wanted: str) -> set[str]:
     return apart if apart and not compatible - {wanted} and wanted not in named else set()
 
 
-def _apply_kind(rows: list[Item], wanted: str, notices: list[str]) -> list[Item]:
-    """Rows that are not a kind apart from the one asked for: a credit note is not the invoice it cites."""
+def _kinds_apart_from_all(row: Item, wanted: Sequence[str]) -> set[str]:
+    """The kinds a row names that keep it apart from every kind asked for ("bills and letters": a receipt
+    is neither); empty when it may be one of them."""
+    apart: set[str] = set()
+    for kind in wanted:
+        named = _row_kinds_apart(row, kind)
+        if not named:
+            return set()
+        apart |= named
+    return apart
+
+
+def _apply_kind(rows: list[Item], wanted: Sequence[str], notices: list[str]) -> list[Item]:
+    """Rows that are not a kind apart from the ones asked for: a credit note is not the invoice it cites."""
     kept: list[Item] = []
     left_out: set[str] = set()
     count = 0
     for row in rows:
-        apart = _row_kinds_apart(row, wanted)
+        apart = _kinds_apart_from_all(row, wanted)
         if apart:
             count += 1
             left_out |= apart
@@ -348,18 +360,65 @@ def _apply_kind(rows: list[Item], wanted: str, notices: list[str]) -> list[Item]
         kept.append(row)
     if count:
         names = " or ".join(sorted(kind.replace("_", " ") for kind in left_out))
-        notices.append(f"{count} item(s) that are a {names}, not a {wanted.replace('_', ' ')}, were left out.")
+        asked = " or ".join(kind.replace("_", " ") for kind in wanted)
+        notices.append(f"{count} item(s) that are a {names}, not a {asked}, were left out.")
     return kept
 
 
 def _apply_item_constraints(rows: list[Item], plan: CollectionPlan, notices: list[str]) -> list[Item]:
     """The request's object, category and payment-status constraints, applied where an observed field decides."""
     if plan.scope.object:
-        rows = _apply_kind(rows, plan.scope.object, notices)
+        rows = _apply_kind(rows, plan.scope.kinds, notices)
     if plan.scope.categories:
         rows, sentences = _apply_constraint(rows, plan.scope.categories, _row_categories, "category")
         notices.extend(sentences)
     if plan.statuses:
         rows, sentences = _apply_constraint(rows, plan.statuses, _row_status, "payment status")
         notices.extend(sentences)
+    if plan.qualifier:
+        rows = _apply_qualifier(rows, plan.qualifier, notices)
     return rows
+
+
+def _attribute_words(value: CellValue) -> str:
+    """An attribute's words without its codes: "Current Account IE64 KEST 9310" reads "current account kest"."""
+    return " ".join(word for word in normalised(str(value)).split() if not any(char.isdigit() for char in word))
+
+
+def _qualifying_field(rows: list[Item], said: re.Pattern[str]) -> str:
+    """The one attribute field that tells the rows apart by the qualifier: every row fills it, none of its
+    values names a kind of item, and some values say the qualifier while others do not ("Account":
+    "Current Account ..." and "Online Saver ..."). "" when no field, or more than one, does."""
+    keys = {key for row in rows for key in row} - _NOT_KIND_FIELDS - set(IDENTIFIER_FIELDS)
+    found = []
+    for key in sorted(keys):
+        values = [row.get(key) for row in rows]
+        if not all(isinstance(value, str) and value.strip() for value in values):
+            continue
+        if any(object_mentions(str(value)) for value in values):
+            continue  # a title or type ("Supplemental Tax Bill") says what the item is, not what it is of
+        saying = {bool(said.search(_attribute_words(value))) for value in values}
+        if saying == {True, False}:
+            found.append(key)
+    return found[0] if len(found) == 1 else ""
+
+
+def _apply_qualifier(rows: list[Item], qualifier: str, notices: list[str]) -> list[Item]:
+    """The words qualifying the object ("my current account statements") as a filter, where one attribute
+    of the rows decides it (see :func:`_qualifying_field`): the rows whose attribute does not say it are
+    of another thing (a savings account) and are left out. When no row says it, or several fields
+    could decide, nothing is left out: the whole list may be of it."""
+    said = re.compile(r"(?<!\w)" + re.escape(normalised(qualifier)) + r"(?!\w)")
+    key = _qualifying_field(rows, said) if len(rows) > 1 else ""
+    if not key:
+        return rows
+    kept, others = [], set()
+    for row in rows:
+        if said.search(_attribute_words(row[key])):
+            kept.append(row)
+        else:
+            others.add(" ".join(word for word in str(row[key]).split() if not any(c.isdigit() for c in word)))
+    notices.append(
+        f"{len(rows) - len(kept)} item(s) whose {key} is not {qualifier!r} ({', '.join(sorted(others))}) were left out."
+    )
+    return kept

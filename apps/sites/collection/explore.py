@@ -229,6 +229,19 @@ class _Explorer:
             return candidate.row.identifier not in self.walker.downloaded
         return not (control.href and page_address(control.href) in self.walker.visited)
 
+    def _dropped(self, candidate: Candidate) -> None:
+        """A candidate not taken. A row's detail not opened because the item's was read already (the same
+        item in another list: "Last 12 months", then "2026") is linked to that read when its control leads
+        to the page the detail was read from: the navigation it shows is the same."""
+        href, row = candidate.control.href, candidate.row
+        if candidate.signal.kind != "detail" or row is None or row.identifier not in self.walker.detailed:
+            return
+        detail = self.walker.detail_read_at.get(page_address(href)) if href else None
+        if detail is None or self.findings.linked(row.source_id, row.row_index):
+            return
+        self.findings.link_detail(row.source_id, row.row_index, detail)
+        self.findings.diagnostics["detail_linked_again"] += 1
+
     def _items_found(self) -> bool:
         """Whether the rows read so far list the items asked for (:func:`~.frontier.lists_items`)."""
         count = self.findings.row_count()
@@ -256,6 +269,7 @@ class _Explorer:
         while state.pending:
             candidate = state.pending.pop(0)
             if not self._useful(candidate):
+                self._dropped(candidate)
                 continue
             if candidate.signal.kind == "detail" and not _opens_in_place(candidate.control):
                 self.deferred.append((state, candidate))  # opened once the lists are read, if still needed
@@ -282,6 +296,7 @@ class _Explorer:
             target, candidate = self.deferred.pop(0)
             if self._useful(candidate):
                 return target, candidate
+            self._dropped(candidate)
         return None, None
 
     def _ancestor_with_work(self, state: PageState | None) -> PageState | None:

@@ -96,6 +96,14 @@ class Findings:
         else:
             self.sources.append(source)
 
+    def link_detail(self, list_source: str, row_index: int, detail_source: str) -> None:
+        """Link one more list row to a detail already read (its control leads to the same page)."""
+        self.links.setdefault(list_source, []).append(ObservedLink(row_index, detail_source))
+
+    def linked(self, list_source: str, row_index: int) -> bool:
+        """Whether the row already has a detail linked to it."""
+        return any(link.row_index == row_index for link in self.links.get(list_source, ()))
+
     def rows_of(self, codes: frozenset[str]) -> list[Mapping[str, object]]:
         """Every row read so far whose identifier shows exactly ``codes`` (``INV-20-005`` is not ``INV-200-05``)."""
         if not codes:

@@ -49,6 +49,8 @@ PieceKind = Literal["date", "amount", "code", "kind", "label", "text"]
 DESCRIPTION = "description"
 KIND = "type"
 _DATE_KINDS = frozenset({"issue_date", "due_date", "date", "period"})
+# Dates of the item itself: a period it covers ("Periodo contabile ottobre 2026") is not one of them.
+_OWN_DATE_KINDS = _DATE_KINDS - {"period"}
 _AMOUNT_KINDS = frozenset({"amount", "net_amount", "tax_amount"})
 # The separators sites put between values on one line.
 _SEPARATORS = re.compile(r"\s+[\u00b7\u2022|\u2013\u2014]\s+|\s+-\s+")
@@ -280,7 +282,7 @@ def _values(pieces: Sequence[Piece], pairs: Sequence[Sequence[str]]) -> tuple[di
             values[key] = piece.text
             if key == "identifier_number" and _a_kind(piece.label, marked=True):
                 kinds.insert(0, _kind_name(piece.label))  # "Invoice GB-2025-010440": the item says what it is
-    if not any(values.get(kind) for kind in _DATE_KINDS) and len(unlabelled["date"]) == 1:
+    if not any(values.get(kind) for kind in _OWN_DATE_KINDS) and len(unlabelled["date"]) == 1:
         values["date"] = unlabelled["date"][0]
     if not any(values.get(kind) for kind in _AMOUNT_KINDS) and len(unlabelled["amount"]) == 1:
         values["amount"] = unlabelled["amount"][0]

@@ -27,6 +27,9 @@
   }
 
   const clean = (text) => text.replace(/\s+/g, ' ').trim().slice(0, maxCell);
+  const gap = (style, side) =>
+    parseFloat(style['margin' + side]) > 0 || parseFloat(style['padding' + side]) > 0 ||
+    parseFloat(style['border' + side + 'Width']) > 0;
 
   // Visible text as lines: block boxes (and table cells) start new lines.
   // With ``withoutControls``, the words of controls without a digit ("Details", "Scarica PDF") are left
@@ -51,11 +54,17 @@
         flush();
         return;
       }
-      const display = getComputedStyle(node).display;
+      const style = getComputedStyle(node);
+      const display = style.display;
       const block = display !== 'contents' && !display.startsWith('inline');
       if (block) flush();
+      // An inline box drawn apart from its neighbours (a badge's margin or padding: "Carte" beside the
+      // title) is a word of its own even where the markup puts no space between them.
+      const apart = !block && display !== 'contents' && (gap(style, 'Left') || gap(style, 'Right'));
+      if (apart) current += ' ';
       for (const child of node.childNodes) walk(child);
       if (block) flush();
+      if (apart) current += ' ';
     };
     walk(root);
     flush();

@@ -26,6 +26,7 @@ from typing import Any
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
+from apps.records.identity.codes import identifier_field_codes
 from apps.sites.collection.items import document_rows, item_row, items_rows
 from apps.sites.collection.read_rows import DATE_KINDS, RECORD_KINDS, ReadRow, field_key, is_record
 from apps.sites.observation.page_calls import evaluate_within
@@ -78,10 +79,30 @@ def _row_from_pairs(pairs: list[list[str]]) -> ReadRow:
     return ReadRow(values, tuple(str(value) for _, value in pairs if value))
 
 
+_BARE_YEAR = re.compile(r"(?:19|20)\d{2}")
+
+
+def _holds_numbers(texts: list[str]) -> bool:
+    """Whether any of ``texts`` shows a number or code other than a year: "KB-2026-11", "10234"."""
+    return any(not _BARE_YEAR.fullmatch(code) for text in texts for code, _ in identifier_field_codes(text))
+
+
+def _titles_not_numbers(keys: list[str], headers: list[str], body: list[dict[str, Any]]) -> list[str]:
+    """A column named for the item's number ("Document", "Invoice") whose cells show no number holds the
+    items' titles ("Current Account statement - June 2025"): it keeps its heading as its key."""
+    for index, key in enumerate(keys):
+        if key != "identifier_number":
+            continue
+        texts = [str(row["cells"][index]["text"]) for row in body if index < len(row["cells"])]
+        if any(texts) and not _holds_numbers(texts):
+            keys[index] = _SPACES.sub(" ", headers[index]).strip()
+    return keys
+
+
 def _table_rows(table: dict[str, Any]) -> list[ReadRow]:
     headers = [str(header) for header in table.get("headers", [])]
-    keys = _keys(headers)
     body = table.get("rows", [])
+    keys = _titles_not_numbers(_keys(headers), headers, body)
     # A column whose every cell is only controls ("View", "Download") holds no data.
     useful = [
         bool(key)

@@ -104,15 +104,18 @@ def collection_plan(
     """The plan for ``request``; ``fields`` adds fields named outside the sentence (a manifest argument)."""
     scope = collection_scope(request, today=today)
     # How websites name the object, from the one vocabulary of objects (apps/records/lexicon/objects.json).
-    words = words_on_websites(scope.object or "")
+    # Every kind asked for together ("every bill and letter") names its places.
+    words = tuple(dict.fromkeys(word for kind in scope.kinds for word in words_on_websites(kind)))
     if scope.object and scope.object_text.casefold() not in words:
         words = (*words, scope.object_text.casefold())
     named = tuple(dict.fromkeys((*scope.fields, *fields)))
     item_fields = tuple(_alternatives(name) for name in named) if named else DEFAULT_ITEM_FIELDS
-    # The records layer applies no constraint to a request naming several kinds of items and says so.
-    several_objects = any("several kinds of items" in notice for notice in scope.notices)
-    statuses, status_notices = requested_statuses(request, several_objects=several_objects)
-    containers = sections_of_others(scope.object or "") if scope.object else ()
+    # The records layer applies no constraint to a request naming several kinds of items apart and says so.
+    statuses, status_notices = requested_statuses(request, several_objects=scope.several)
+    own = set(words)
+    containers = tuple(
+        title for title in (sections_of_others(scope.object) if scope.object else ()) if title not in own
+    )
     qualifier = qualifier_of(request, scope.object_text, words) if scope.object else ""
     return CollectionPlan(
         request, scope, words, item_fields, save_documents, statuses, status_notices, containers, qualifier

@@ -81,6 +81,8 @@ class ItemVisits:
         )
         if link is not None:
             self.walker.detailed.add(link.identifier)
+            if candidate.control.href:
+                self.walker.detail_read_at[page_address(candidate.control.href)] = source.id
 
     def detail(self, state: PageState, candidate: Candidate, control: Control) -> PageState:
         # A control that says it expands something (aria-expanded) opens the detail in place, at this level.

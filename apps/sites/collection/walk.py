@@ -202,6 +202,8 @@ class PageWalker:
         self.finder = RowFinder(run, findings)
         self.visited: set[str] = set()
         self.detailed: set[str] = set()
+        # The detail read for each page a row's control led to (by address): rows read again link to it.
+        self.detail_read_at: dict[str, str] = {}
         self.downloaded: set[str] = set()
         self.recognition_asked: set[str] = set()
         if isinstance(run.chooser, TimedChooser):
