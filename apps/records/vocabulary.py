@@ -62,18 +62,6 @@ LEXICON = Path(__file__).with_name("lexicon") / "fields.json"
 
 # Words that mark "number of" in a label: "N.", "N°", "Nr", "No.", "Num.", "#".
 NUMBER_MARKERS = frozenset({"n", "no", "nr", "num", "numero", "number", "#", "nº", "n°", "nummer"})
-_DOCUMENT_NOUNS_SINGULAR = frozenset(
-    {
-        "fattura", "bolletta", "documento", "doc", "nota", "ricevuta", "invoice", "bill", "document", "receipt",
-        "facture", "rechnung", "factuur", "beleg", "bon", "ticket", "avoir", "gutschrift", "creditnota",
-    }
-)  # fmt: skip
-_DOCUMENT_NOUNS_PLURAL = frozenset(
-    {
-        "fatture", "bollette", "documenti", "note", "ricevute", "invoices", "bills", "documents", "receipts", "items",
-        "factures", "rechnungen", "facturen",
-    }
-)  # fmt: skip
 # "No. of bills", "N. di bollette": the word between a marker and its noun.
 _OF_WORDS = frozenset({"of", "di", "dei", "delle", "degli", "de", "des"})
 # "Total invoices", "Totale fatture": a total of documents counts them.
@@ -197,6 +185,8 @@ def field_lexicon() -> FieldLexicon:
         "date_fillers": raw.get("date_fillers", {}),
         "base_words": raw.get("base_words", {}),
         "credit_note_titles": raw.get("credit_note_titles", {}),
+        "document_nouns": raw.get("document_nouns", {}),
+        "document_nouns_plural": raw.get("document_nouns_plural", {}),
     }
     for list_name, by_language in named.items():
         found = {
@@ -259,7 +249,13 @@ def _plural_noun_follows(words: tuple[str, ...], index: int) -> bool:
     rest = words[index + 1 : index + 3]
     if rest and rest[0] in _OF_WORDS:
         rest = rest[1:]
-    return bool(rest) and rest[0] in _DOCUMENT_NOUNS_PLURAL
+    return bool(rest) and rest[0] in _document_nouns(plural=True)
+
+
+@cache
+def _document_nouns(*, plural: bool) -> frozenset[str]:
+    """The lexicon's document nouns ("fattura", "cedolino", "statement"), singular or plural."""
+    return frozenset(field_lexicon().phrases_of("document_nouns_plural" if plural else "document_nouns"))
 
 
 def _is_count(words: tuple[str, ...]) -> bool:
@@ -282,7 +278,7 @@ def _is_identifier(words: tuple[str, ...]) -> bool:
     for index, word in enumerate(words):
         if word in NUMBER_MARKERS or word in _REFERENCE_MARKERS:
             neighbours = words[index + 1 : index + 2] + words[max(0, index - 1) : index]
-            if any(neighbour in _DOCUMENT_NOUNS_SINGULAR for neighbour in neighbours):
+            if any(neighbour in _document_nouns(plural=False) for neighbour in neighbours):
                 return True
     return False
 

@@ -277,6 +277,7 @@ def test_an_object_inside_a_hyphenated_word_is_read_with_its_quantifier(request_
         "all invoices from 2026 except credit notes",
         "tutte le fatture del 2026 escluse le note di credito",
         "all invoices from 2026, leaving out the credit notes",
+        "Collect the 2026 invoices into a spreadsheet: number, date and amount. Skip refunds.",
     ],
 )
 def test_a_kind_the_request_leaves_out_does_not_make_it_ask_for_several(request_text: str) -> None:

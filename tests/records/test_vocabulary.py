@@ -16,6 +16,11 @@ from apps.records.vocabulary import CompetingFields, UnknownBinding, classify_la
         ("N. documento", "identifier_number"),
         ("N° fattura", "identifier_number"),
         ("Nr. bolletta", "identifier_number"),
+        ("N. cedolino", "identifier_number"),
+        ("Statement no.", "identifier_number"),
+        ("Kontoauszug Nr.", "identifier_number"),
+        ("N. cedolini", "count"),
+        ("N. polizza", None),  # a reference to the policy, not the item's own number
         ("Invoice no.", "identifier_number"),
         ("Invoice #", "identifier_number"),
         ("invoice_number", "identifier_number"),

@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 
+from apps.sites.collection.delivery import outside_request
 from apps.sites.collection.items import document_rows, item_row, items_rows, read_piece
 from apps.sites.collection.reading import READ_SCRIPT, parse_records
+from apps.sites.collection.scope import collection_plan
 from apps.sites.observation.page_calls import evaluate_within
 from tests.sites.collect_support import collect, pages_requested
 from tests.sites.fixture_web import FixtureWeb
@@ -50,6 +52,14 @@ def test_a_period_the_item_covers_does_not_take_the_place_of_its_own_date() -> N
     assert row.values["date"] == "3 novembre 2026"  # the one unlabelled date is the item's own
 
 
+def test_a_generic_kind_labelling_the_number_gives_way_to_the_kind_the_title_opens_with() -> None:
+    letter = item_row(["Comunicazioni Rendiconto annuale PSD2", "Documento n. 2026/0077", "03/10/2026", "48,00 €"])
+    assert letter is not None and letter.values["type"] == "Comunicazioni"
+    assert letter.values["identifier_number"] == "2026/0077"
+    untitled = item_row(["Ritenute su interessi creditori", "Documento n. 2026/0068", "18/03/2026", "4,21 €"])
+    assert untitled is not None and untitled.values["type"] == "Documento"  # nothing more specific is said
+
+
 def _table(documents: list[str]) -> dict[str, Any]:
     def cell(text: str, control: bool = False) -> dict[str, Any]:
         return {"text": text, "controlOnly": control}
@@ -68,6 +78,13 @@ def test_a_number_column_holding_titles_keeps_its_heading() -> None:
         "Fee notification - May 2025",
     ]
     assert not any("identifier_number" in row.values for row in titles)  # a title is not the item's number
+    protocol = {"text": "", "controlOnly": False}
+    listed = _table(["Informativa welfare 2026", "Calendario chiusure"])
+    listed["tables"][0]["headers"][2] = "Protocollo"
+    for index, row in enumerate(listed["tables"][0]["rows"]):
+        row["cells"][2] = {**protocol, "text": f"COM-2026-06{index}"}
+    # The number is the protocol's, beside the titles.
+    assert [row.values["identifier_number"] for row in parse_records(listed).rows] == ["COM-2026-060", "COM-2026-061"]
     numbers = parse_records(_table(["Statement KB-2025-06", "Statement KB-2025-05"])).rows
     assert [row.values["identifier_number"] for row in numbers] == ["Statement KB-2025-06", "Statement KB-2025-05"]
 
@@ -223,3 +240,24 @@ def test_a_badge_drawn_apart_from_the_title_is_a_word_of_its_own(browser_page: A
     raw = evaluate_within(browser_page.main_frame, READ_SCRIPT, _READ_LIMITS, timeout_ms=5000)
     lines = [item["lines"] for item in json.loads(raw)["items"]]
     assert lines == [["Carte Estratto conto ottobre 2026", "03/11/2026"], ["Fattura n. 12", "02/11/2026"]]
+
+
+def test_a_heading_naming_one_kind_says_what_rows_naming_none_are_where_the_page_has_several() -> None:
+    def answer(heading: str, description: str, *, beside: bool = True) -> dict[str, Any]:
+        def table(title: str, text: str) -> dict[str, Any]:
+            cells = [{"text": value, "controlOnly": False} for value in ("28/11/2026", text, "2.145,00 €")]
+            return {"headers": ["Data", "Descrizione", "Importo"], "rows": [{"cells": cells}], "heading": title}
+
+        other = [table("Documenti recenti", "Estratto conto ottobre 2026")] if beside else []
+        return {"tables": [table(heading, description), *other]}
+
+    movement = parse_records(answer("Ultimi movimenti", "Bonifico da ACME SRL")).rows[0]
+    assert movement.values["section"] == "Ultimi movimenti"
+    plan = collection_plan("tutti gli estratti conto del 2026")
+    assert outside_request(movement.values, plan) == "constraint"  # a movement is not a statement
+    generic = parse_records(answer("I miei documenti", "Bonifico da ACME SRL")).rows[0]
+    assert "section" not in generic.values  # documents: any item is one
+    own = parse_records(answer("Ultimi movimenti", "Estratto conto novembre")).rows[0]
+    assert "section" not in own.values  # the row says what it is
+    (alone,) = parse_records(answer("Statements", "Gas and electricity", beside=False)).rows
+    assert "section" not in alone.values  # a page's one heading is its name for its list (bills, here)

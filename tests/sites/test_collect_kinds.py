@@ -93,3 +93,12 @@ def test_a_qualifier_said_only_where_the_kind_is_named_or_by_every_row_filters_n
         {"identifier_number": "E2", "date": "01/05/2026", "Service": "Electricity"},
     ]
     assert _delivered("my electricity bills from 2026", same)[0] == ["E1", "E2"]
+
+
+def test_refunds_and_reimbursements_are_neither_invoices_nor_receipts() -> None:
+    invoices = collection_plan("the 2026 invoices, skip refunds")
+    assert outside_request({"identifier_number": "RFD-2026-1", "Type": "Refund"}, invoices) == "constraint"
+    assert outside_request({"identifier_number": "INV-2026-1", "Type": "Invoice"}, invoices) == ""
+    receipts = collection_plan("tutte le quietanze del 2026")
+    assert outside_request({"identifier_number": "RIMB 2026/7", "Tipo": "Rimborso sinistro"}, receipts) == "constraint"
+    assert outside_request({"identifier_number": "Q 2026/7", "Tipo": "Quietanza"}, receipts) == ""

@@ -41,9 +41,9 @@ from typing import Any, Literal
 from apps.records.amounts import UnreadableAmount, find_amounts, parse_amount
 from apps.records.dates.reading import UnreadableDate, find_dates, parse_date
 from apps.records.identity.codes import codes_in, identifier_field_codes
-from apps.records.objects import normalised, object_mentions
+from apps.records.objects import normalised, object_kinds, object_mentions
 from apps.records.vocabulary import FIELD_KINDS, NUMBER_MARKERS, label_sense
-from apps.sites.collection.read_rows import ReadRow, field_key
+from apps.sites.collection.read_rows import ReadRow, field_key, in_section
 
 PieceKind = Literal["date", "amount", "code", "kind", "label", "text"]
 DESCRIPTION = "description"
@@ -108,6 +108,13 @@ def _a_kind(text: str, *, marked: bool = False) -> bool:
     words = [word for word in normalised(text).split() if not marked or word not in NUMBER_MARKERS]
     mentions = object_mentions(" ".join(words))
     return bool(words) and len(words) <= _MAX_LABEL_WORDS and sum(m.end - m.start for m in mentions) == len(words)
+
+
+def _generic(name: str) -> bool:
+    """Whether a kind's name names only a generic kind ("Documento", "Documents"): any item is one."""
+    kinds = object_kinds()
+    mentions = object_mentions(name)
+    return bool(mentions) and all(kinds[mention.kind].generic for mention in mentions)
 
 
 def _kind_name(label: str) -> str:
@@ -292,9 +299,11 @@ def _values(pieces: Sequence[Piece], pairs: Sequence[Sequence[str]]) -> tuple[di
     if kinds:
         # The kind its number is labelled with, else the first kind named on its own, else the first a
         # text opens with, is what the item is; other kinds it names ("Nessuna fattura: ordine
-        # annullato") only describe it.
-        values.setdefault(KIND, kinds[0])
-        described = [name for name in kinds[1 : len(kinds) - len(leading)] if name != kinds[0]] + described
+        # annullato") only describe it. A generic kind ("Documento n. 2026/0077") says what it is only
+        # when nothing more specific does ("Comunicazioni · Rendiconto annuale").
+        kind = next((name for name in kinds if not _generic(name)), kinds[0])
+        values.setdefault(KIND, kind)
+        described = [name for name in kinds[: len(kinds) - len(leading)] if name != kind] + described
     if described:
         values.setdefault(DESCRIPTION, " · ".join(dict.fromkeys(described))[:_MAX_DESCRIPTION])
     return values, cells, any(piece.kind == "date" for piece in pieces)
@@ -362,8 +371,9 @@ def document_rows(lines: Sequence[str]) -> list[ReadRow]:
     return rows
 
 
-def items_rows(items: Sequence[Mapping[str, Any]]) -> list[ReadRow]:
-    """The records of the repeated items ``read.js`` returned (each with ``lines``, ``pairs``, ``parent``)."""
+def items_rows(items: Sequence[Mapping[str, Any]], *, by_heading: bool = False) -> list[ReadRow]:
+    """The records of the repeated items ``read.js`` returned (each with ``lines``, ``pairs``, ``parent``);
+    with ``by_heading``, each with the title it is listed under when that says what it is (``in_section``)."""
     children: dict[int, list[int]] = {}
     roots: list[int] = []
     for index, item in enumerate(items):
@@ -382,6 +392,8 @@ def items_rows(items: Sequence[Mapping[str, Any]]) -> list[ReadRow]:
         if documents:
             return documents
         own = item_row(lines, items[index].get("pairs") or ())
+        if own is not None and by_heading:
+            own = in_section(own, str(items[index].get("heading") or ""))
         return [own] if own is not None else below
 
     return [row for root in roots for row in rows_of(root)]

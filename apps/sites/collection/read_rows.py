@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from apps.records.objects import object_kinds, object_mentions
 from apps.records.vocabulary import FieldKind, classify_label
 
 _SPACES = re.compile(r"\s+")
@@ -48,3 +49,25 @@ def is_record(values: dict[str, str | None]) -> bool:
     """Two filled values, one of them something records are made of (an identifier, a date, an amount)."""
     filled = [key for key, value in values.items() if value]
     return len(filled) >= 2 and any(key in RECORD_KINDS for key in filled)
+
+
+# The key of the section title a row is listed under, when that title says what the rows are.
+SECTION = "section"
+
+
+def _names_one_kind(title: str) -> bool:
+    """Whether ``title`` names exactly one kind of item, not a generic one ("Ultimi movimenti",
+    "Comunicazioni"; not "I miei documenti", nor "Bollette e pagamenti")."""
+    kinds = {mention.kind for mention in object_mentions(title)}
+    return len(kinds) == 1 and not object_kinds()[next(iter(kinds))].generic
+
+
+def in_section(row: ReadRow, heading: str) -> ReadRow:
+    """``row`` with the title it is listed under, when the title names one kind of item and none of the
+    row's own values names any: what the rows of "Ultimi movimenti" are is said by their heading."""
+    title = _SPACES.sub(" ", heading).strip()
+    if not title or SECTION in row.values or not _names_one_kind(title):
+        return row
+    if any(value and object_mentions(value) for key, value in row.values.items() if key != "identifier_number"):
+        return row
+    return ReadRow({**row.values, SECTION: title}, row.cells)

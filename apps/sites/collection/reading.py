@@ -28,7 +28,7 @@ from playwright.sync_api import Page
 
 from apps.records.identity.codes import identifier_field_codes
 from apps.sites.collection.items import document_rows, item_row, items_rows
-from apps.sites.collection.read_rows import DATE_KINDS, RECORD_KINDS, ReadRow, field_key, is_record
+from apps.sites.collection.read_rows import DATE_KINDS, RECORD_KINDS, ReadRow, field_key, in_section, is_record
 from apps.sites.observation.page_calls import evaluate_within
 from apps.sites.observation.scripts import script_beside
 
@@ -60,9 +60,10 @@ class PageRecords:
     truncated: bool
 
 
-def _keys(labels: list[str]) -> list[str]:
-    """Keys for the labels of one row; two labels of one kind keep their own text (no guessing)."""
-    keys = [field_key(label) if label.strip() else "" for label in labels]
+def _keys(labels: list[str], keys: list[str] | None = None) -> list[str]:
+    """Keys for the labels of one row (or the ``keys`` given for them); two labels of one kind keep their
+    own text (no guessing)."""
+    keys = keys if keys is not None else [field_key(label) if label.strip() else "" for label in labels]
     for index, key in enumerate(keys):
         if key and keys.count(key) > 1:
             keys[index] = _SPACES.sub(" ", labels[index]).strip()
@@ -87,22 +88,24 @@ def _holds_numbers(texts: list[str]) -> bool:
     return any(not _BARE_YEAR.fullmatch(code) for text in texts for code, _ in identifier_field_codes(text))
 
 
-def _titles_not_numbers(keys: list[str], headers: list[str], body: list[dict[str, Any]]) -> list[str]:
-    """A column named for the item's number ("Document", "Invoice") whose cells show no number holds the
-    items' titles ("Current Account statement - June 2025"): it keeps its heading as its key."""
+def _table_keys(headers: list[str], body: list[dict[str, Any]]) -> list[str]:
+    """Keys for a table's columns. A column named for the item's number ("Document", "Invoice") whose
+    cells show no number holds the items' titles ("Current Account statement - June 2025"): it keeps its
+    heading, and leaves the number to the column that shows one ("Protocollo" beside "Documento")."""
+    keys = [field_key(header) if header.strip() else "" for header in headers]
     for index, key in enumerate(keys):
         if key != "identifier_number":
             continue
         texts = [str(row["cells"][index]["text"]) for row in body if index < len(row["cells"])]
         if any(texts) and not _holds_numbers(texts):
             keys[index] = _SPACES.sub(" ", headers[index]).strip()
-    return keys
+    return _keys(headers, keys)
 
 
-def _table_rows(table: dict[str, Any]) -> list[ReadRow]:
+def _table_rows(table: dict[str, Any], *, by_heading: bool = False) -> list[ReadRow]:
     headers = [str(header) for header in table.get("headers", [])]
     body = table.get("rows", [])
-    keys = _titles_not_numbers(_keys(headers), headers, body)
+    keys = _table_keys(headers, body)
     # A column whose every cell is only controls ("View", "Download") holds no data.
     useful = [
         bool(key)
@@ -122,7 +125,8 @@ def _table_rows(table: dict[str, Any]) -> list[ReadRow]:
             if not values.get(key):
                 values[key] = value
         if is_record(values):
-            rows.append(ReadRow(values, (*(str(cell["text"]) for cell in cells if cell["text"]), *extra.cells)))
+            read = ReadRow(values, (*(str(cell["text"]) for cell in cells if cell["text"]), *extra.cells))
+            rows.append(in_section(read, str(table.get("heading") or "")) if by_heading else read)
     return rows
 
 
@@ -143,13 +147,21 @@ def _with_item_values(row: ReadRow, card: dict[str, Any]) -> ReadRow:
 def parse_records(answer: dict[str, Any]) -> PageRecords:
     """The records in one answer of the page script (also used by tests and benchmarks)."""
     rows: list[ReadRow] = []
+    # Where the page lists under several headings ("Ultimi movimenti", "Documenti recenti"), a heading
+    # that names one kind says what its rows are; a page's one heading ("Statements") is only its name.
+    headings = {
+        str(part.get("heading") or "").strip()
+        for group in ("tables", "cards", "items")
+        for part in answer.get(group, [])
+    } - {""}
+    by_heading = len(headings) > 1
     for table in answer.get("tables", []):
-        rows.extend(_table_rows(table))
+        rows.extend(_table_rows(table, by_heading=by_heading))
     for card in answer.get("cards", []):
         row = _with_item_values(_row_from_pairs(card.get("pairs", [])), card)
         if is_record(row.values):
-            rows.append(row)
-    rows.extend(items_rows(answer.get("items", [])))
+            rows.append(in_section(row, str(card.get("heading") or "")) if by_heading else row)
+    rows.extend(items_rows(answer.get("items", []), by_heading=by_heading))
     if not rows:
         rows.extend(document_rows([str(line) for line in answer.get("lines", [])]))
     detail = None
