@@ -74,3 +74,15 @@ def test_the_same_rows_listed_under_two_periods_are_one_item_each_with_its_detai
     assert collected.item("CA2026-11")["amount"] == "€4,237.37"
     assert pages_requested(site).count("/statement.html") == 3  # each statement's page once (the log has no query)
     assert collected.findings.diagnostics["detail_linked_again"] == 2  # November and October, listed twice
+
+
+def test_rows_alike_in_two_periods_open_their_details_in_place_in_each(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    # Without a number, rows alike in "Last 12 months" and "2026" are not shown to be the same item by
+    # their cells: each list's row opens its own detail, and the numbers they reveal merge the items.
+    site = fixture_web.fresh("collect-relink")
+    collected = collect(browser_page, site, "/in-place.html", "all statements from 2026 with number, date and balance")
+    assert sorted(map(str, collected.identifiers())) == ["CA2026-01", "CA2026-10", "CA2026-11"]
+    assert collected.item("CA2026-10")["amount"] == "€3,921.82"
+    assert collected.findings.diagnostics["detail_in_place"] == 5  # December 2025 is outside the request

@@ -3,7 +3,8 @@
 After the click the page may navigate (possibly late: scripts start
 navigations after a delay), answer in place with a data request, or change
 nothing. Evidence ends the wait early: a data request started by the click
-that has answered, followed by a quiet page, ends it at once. Without
+that has answered, followed by a quiet page, ends it at once (an answer the
+page has not drawn yet gets ``DRAW_PATIENCE`` to be drawn). Without
 evidence the wait gives a navigation ``NAVIGATION_START_GRACE`` to start.
 A new tab or popup ends the wait at once: the caller goes on in it (the page
 that opened it is not waited for). When only the address changed (a
@@ -197,6 +198,11 @@ class Settling:
         changes = _changes(self.frame, self.counter, self.deadline)
         return changes is not None and changes[0] > 0
 
+    def _nothing_drawn(self) -> bool:
+        """The frame's content has not changed since the click (a counter that cannot be read says so)."""
+        changes = _changes(self.frame, self.counter, self.deadline)
+        return changes is not None and changes[1] == 0
+
     def _drawn_stopping(self) -> bool:
         """:meth:`_drawn`, the counter stopped in the same call when it counted a change."""
         changes = _counted(self.frame, self.counter, self.deadline, _STOP_IF_CHANGED_SCRIPT)
@@ -225,7 +231,7 @@ class Settling:
         return self._settled("updated_in_place", "drawn_early", readiness)
 
     def _await_drawing(self) -> None:
-        """Only the address changed: give the page time to draw the new view."""
+        """Only the address changed, or only data answered: give the page time to draw the new view."""
         draw_by = min(self.deadline, time.monotonic() + DRAW_PATIENCE.total_seconds())
         while time.monotonic() < draw_by and not self.new_document():
             changes = _changes(self.frame, self.counter, draw_by)
@@ -274,6 +280,10 @@ class Settling:
                 return self._settled("navigated", "navigation", self.after_navigation())
             if self.answered_in_place():
                 readiness = self._readable()
+                if not self.navigated() and self._nothing_drawn():
+                    # The answer came, the page has not drawn it yet ("Load more": rows a moment later).
+                    self._await_drawing()
+                    readiness = self._readable()
                 if not self.navigated():
                     return self._settled("updated_in_place", "answer_in_place", readiness)
                 return self._navigated_after(readiness)  # the answer sent the page elsewhere

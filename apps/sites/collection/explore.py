@@ -49,7 +49,7 @@ from apps.sites.browser.sessions import SessionEnded
 from apps.sites.collection.completeness import IDENTIFIER_FIELDS
 from apps.sites.collection.findings import CollectionStop, Findings, StopReason, identifier_codes
 from apps.sites.collection.frontier import Candidate, OptionChoice, PageState, RowLink, lists_items
-from apps.sites.collection.revisit import find_again, page_address
+from apps.sites.collection.revisit import find_again, identity_key, page_address
 from apps.sites.collection.routes import RouteNotChosen, ask_chooser
 from apps.sites.collection.visits import ItemVisits
 from apps.sites.collection.walk import MUST_REACH, CollectionRun, PageWalker, Stopped
@@ -224,19 +224,28 @@ class _Explorer:
         if candidate.signal.kind in ("account", "container") and self._items_found():
             return False  # ways toward the items, while their list was not seen: it was found
         if candidate.signal.kind == "detail" and candidate.row is not None:
-            return candidate.row.identifier not in self.walker.detailed and self._detail_needed(candidate.row)
+            if self._detail_read_at_its_page(candidate):
+                return False  # linked to that read instead (see _dropped)
+            return self.walker.detail_key(candidate.row) not in self.walker.detailed and self._detail_needed(
+                candidate.row
+            )
         if candidate.signal.kind == "download" and candidate.row is not None:
             return candidate.row.identifier not in self.walker.downloaded
         return not (control.href and page_address(control.href) in self.walker.visited)
 
+    def _detail_read_at_its_page(self, candidate: Candidate) -> bool:
+        """Whether the page a row's detail control leads to was read already as an item's detail."""
+        href = candidate.control.href
+        return bool(href) and page_address(href) in self.walker.detail_read_at
+
     def _dropped(self, candidate: Candidate) -> None:
-        """A candidate not taken. A row's detail not opened because the item's was read already (the same
-        item in another list: "Last 12 months", then "2026") is linked to that read when its control leads
-        to the page the detail was read from: the navigation it shows is the same."""
+        """A candidate not taken. A row's detail control leading to a page already read as an item's detail
+        (the same item in another list: "Last 12 months", then "2026") links the row to that read: the
+        navigation it shows is the same."""
         href, row = candidate.control.href, candidate.row
-        if candidate.signal.kind != "detail" or row is None or row.identifier not in self.walker.detailed:
+        if candidate.signal.kind != "detail" or row is None or not href:
             return
-        detail = self.walker.detail_read_at.get(page_address(href)) if href else None
+        detail = self.walker.detail_read_at.get(page_address(href))
         if detail is None or self.findings.linked(row.source_id, row.row_index):
             return
         self.findings.link_detail(row.source_id, row.row_index, detail)
@@ -366,7 +375,10 @@ class _Explorer:
         walker = self.walker
         if not outcome.invoked:
             self.findings.diagnostics[f"click_{outcome.kind}.{outcome.reason}"] += 1
-            if candidate.signal.kind in MUST_REACH:
+            # A "Next" turned disabled since it was seen (the last page was reached by its number) says
+            # the list has no more: nothing is left unread.
+            disabled_more = candidate.signal.kind == "expansion" and outcome.reason == "disabled"
+            if candidate.signal.kind in MUST_REACH and not disabled_more:
                 walker.left_unread(candidate, f"could not be clicked ({outcome.kind})")
             return state
         for popup in outcome.new_pages:
@@ -386,6 +398,9 @@ class _Explorer:
             state.snapshot = walker.read(outcome.readiness)
             rows_before, useful_before = len(state.rows), self._useful_pending(state)
             walker.record_rows(state, state.snapshot.title)
+            if candidate.signal.kind == "expansion" and candidate.choice is None and len(state.rows) > rows_before:
+                # "Load more", an in-place "Next": while it brings rows, it is there to be pressed again.
+                state.considered.discard(identity_key(candidate.control))
             walker.finder.add(state, state.snapshot)
             fruitless = len(state.rows) == rows_before and self._useful_pending(state) == useful_before
             if candidate.signal.kind == "menu" and fruitless:

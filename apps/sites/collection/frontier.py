@@ -43,6 +43,8 @@ class RowLink:
     source_id: str
     row_index: int
     identifier: str
+    # Whether the row shows its own number (else ``identifier`` is its cells, which other items may share).
+    numbered: bool = True
 
 
 @dataclass(frozen=True)
@@ -257,4 +259,4 @@ def _link(rows: list[tuple[str, int, ReadRow]]) -> RowLink | None:
     if len(rows) != 1:
         return None
     source, index, row = rows[0]
-    return RowLink(source, index, identifier_of(row))
+    return RowLink(source, index, identifier_of(row), bool(row.values.get("identifier_number")))

@@ -80,7 +80,7 @@ class ItemVisits:
             source, list_source=link.source_id if link else None, row_index=link.row_index if link else None
         )
         if link is not None:
-            self.walker.detailed.add(link.identifier)
+            self.walker.detailed.add(self.walker.detail_key(link))
             if candidate.control.href:
                 self.walker.detail_read_at[page_address(candidate.control.href)] = source.id
 
@@ -132,7 +132,7 @@ class ItemVisits:
         walker = self.walker
         link = candidate.row
         if link is not None:
-            walker.detailed.add(link.identifier)  # its control now reads differently: never clicked again
+            walker.detailed.add(walker.detail_key(link))  # its control now reads differently: never clicked again
         original = next(
             (row for source, index, row in state.rows if link and (source, index) == (link.source_id, link.row_index)),
             None,

@@ -201,6 +201,7 @@ class PageWalker:
         self.findings = findings
         self.finder = RowFinder(run, findings)
         self.visited: set[str] = set()
+        # The items whose detail was read (:meth:`detail_key`).
         self.detailed: set[str] = set()
         # The detail read for each page a row's control led to (by address): rows read again link to it.
         self.detail_read_at: dict[str, str] = {}
@@ -320,6 +321,12 @@ class PageWalker:
             fresh.append(row)
             state.row_counts[key] += 1
         return fresh
+
+    @staticmethod
+    def detail_key(row: RowLink) -> str:
+        """What a read detail is kept under: the item's number; for a row without one, that read row itself
+        (rows alike in another list are not shown to be the same item by their cells alone)."""
+        return row.identifier if row.numbered else f"{row.source_id}#{row.row_index}"
 
     def row_values(self, row: RowLink) -> Mapping[str, Any]:
         """The values read for the row a control belongs to (empty when that read is unknown)."""
