@@ -261,3 +261,18 @@ def test_a_heading_naming_one_kind_says_what_rows_naming_none_are_where_the_page
     assert "section" not in own.values  # the row says what it is
     (alone,) = parse_records(answer("Statements", "Gas and electricity", beside=False)).rows
     assert "section" not in alone.values  # a page's one heading is its name for its list (bills, here)
+
+
+@pytest.mark.browser
+def test_a_box_holding_a_list_table_is_its_place_not_an_item(browser_page: Any) -> None:
+    browser_page.set_content(
+        '<div class="card"><h3>Plan</h3><p>Team · 12 seats · renews Dec 14, 2026</p></div>'
+        '<div class="card"><h3>Billing history</h3><p>Invoices and credit notes, Nov 14, 2026 onwards.</p>'
+        "<table><thead><tr><th>Date</th><th>Number</th><th>Amount</th></tr></thead><tbody>"
+        "<tr><td>Nov 14, 2026</td><td>INV-8220</td><td>$130.65</td></tr>"
+        "<tr><td>Oct 14, 2026</td><td>INV-8175</td><td>$130.65</td></tr></tbody></table></div>"
+    )
+    raw = evaluate_within(browser_page.main_frame, READ_SCRIPT, _READ_LIMITS, timeout_ms=5000)
+    answer = json.loads(raw)
+    assert not any("INV-8220" in " ".join(item["lines"]) for item in answer["items"])
+    assert [row.values["identifier_number"] for row in parse_records(answer).rows] == ["INV-8220", "INV-8175"]

@@ -102,3 +102,21 @@ def test_refunds_and_reimbursements_are_neither_invoices_nor_receipts() -> None:
     receipts = collection_plan("tutte le quietanze del 2026")
     assert outside_request({"identifier_number": "RIMB 2026/7", "Tipo": "Rimborso sinistro"}, receipts) == "constraint"
     assert outside_request({"identifier_number": "Q 2026/7", "Tipo": "Quietanza"}, receipts) == ""
+
+
+def test_a_type_field_naming_the_kind_in_some_rows_leaves_out_rows_it_calls_only_a_document() -> None:
+    rows = [
+        {"identifier_number": "EC1", "date": "31/10/2026", "Tipo": "Estratto conto"},
+        {"identifier_number": "CF1", "date": "02/02/2026", "Tipo": "Documento fiscale"},
+        {"identifier_number": "DS1", "date": "15/01/2026", "Tipo": "Documento di sintesi"},
+        {"identifier_number": "EC2", "date": "30/09/2026", "Tipo": "Estratto conto"},
+    ]
+    kept, notices = _delivered("tutti gli estratti conto del 2026", rows)
+    assert kept == ["EC1", "EC2"]
+    assert (
+        "2 item(s) whose Tipo says another document (Documento di sintesi, Documento fiscale), not a statement, "
+        "were left out."
+    ) in notices
+    assert _delivered("tutti i documenti del 2026", rows)[0] == ["EC1", "CF1", "DS1", "EC2"]  # documents: all
+    only_documents = [row for row in rows if row["Tipo"].startswith("Documento")]
+    assert _delivered("tutti gli estratti conto del 2026", only_documents)[0] == ["CF1", "DS1"]  # nothing decides

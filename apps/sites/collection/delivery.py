@@ -36,7 +36,7 @@ from apps.records.dates.reading import UnreadableDate
 from apps.records.identity.links import merge_list_and_detail
 from apps.records.identity.results import MergeResult
 from apps.records.identity.rows import merge_rows
-from apps.records.objects import kinds_apart, normalised, object_mentions
+from apps.records.objects import kinds_apart, normalised, object_kinds, object_mentions
 from apps.records.rows import CellValue, Source
 from apps.records.scope import CATEGORY_WORDS, PeriodConstraint
 from apps.records.vocabulary import FIELD_KINDS, normalise_label
@@ -365,10 +365,43 @@ def _apply_kind(rows: list[Item], wanted: Sequence[str], notices: list[str]) -> 
     return kept
 
 
+def _generic_only(value: CellValue, wanted: Sequence[str]) -> bool | None:
+    """True when ``value`` names only generic kinds ("Documento di sintesi"), False when it names a kind
+    asked for ("Estratto conto"), None when it names neither."""
+    if not isinstance(value, str):
+        return None
+    named = {mention.kind for mention in object_mentions(value)}
+    if named & set(wanted):
+        return False
+    kinds = object_kinds()
+    return True if named and all(kinds[kind].generic for kind in named) else None
+
+
+def _apply_type_field(rows: list[Item], wanted: Sequence[str], notices: list[str]) -> list[Item]:
+    """Where one field names the kind asked for in some rows ("Tipo: Estratto conto") and only a generic
+    kind in others ("Documento fiscale", "Documento di sintesi"), those others are another document of
+    the list, not one of the kind asked for, and are left out. A request for documents leaves all."""
+    kinds = object_kinds()
+    if not wanted or any(kinds[kind].generic for kind in wanted if kind in kinds):
+        return rows
+    keys = sorted({key for row in rows for key in row} - _NOT_KIND_FIELDS - set(IDENTIFIER_FIELDS))
+    for key in keys:
+        verdicts = [_generic_only(row.get(key), wanted) for row in rows]
+        if False in verdicts and True in verdicts:
+            others = sorted({str(row[key]) for row, verdict in zip(rows, verdicts, strict=True) if verdict})
+            count = verdicts.count(True)
+            asked = " or ".join(kind.replace("_", " ") for kind in wanted)
+            notices.append(f"{count} item(s) whose {key} says another document ({', '.join(others)}), not a {asked}, "
+                           "were left out.")  # fmt: skip
+            return [row for row, verdict in zip(rows, verdicts, strict=True) if not verdict]
+    return rows
+
+
 def _apply_item_constraints(rows: list[Item], plan: CollectionPlan, notices: list[str]) -> list[Item]:
     """The request's object, category and payment-status constraints, applied where an observed field decides."""
     if plan.scope.object:
         rows = _apply_kind(rows, plan.scope.kinds, notices)
+        rows = _apply_type_field(rows, plan.scope.kinds, notices)
     if plan.scope.categories:
         rows, sentences = _apply_constraint(rows, plan.scope.categories, _row_categories, "category")
         notices.extend(sentences)

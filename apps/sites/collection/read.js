@@ -117,6 +117,8 @@
   const tables = [];
   const pagePairs = [];
   const inItemTable = new Set();
+  // Tables and grids of two rows or more: a box holding one is the list's place, never one of its items.
+  const listTables = [];
   for (const table of document.querySelectorAll('table')) {
     if (!shown(table)) continue;
     const rows = Array.from(table.rows).filter(shown);
@@ -151,6 +153,7 @@
       body.push({ cells, text: textOf(row) });
     }
     inItemTable.add(table);
+    if (body.length >= 2) listTables.push(table);
     tables.push({ headers, rows: body, heading: heading(table) });
   }
 
@@ -169,6 +172,7 @@
       }
       body.push({ cells: cellEls.map((cell) => ({ text: textOf(cell), controlOnly: controlOnly(cell) })), text: textOf(row) });
     }
+    if (body.length >= 2) listTables.push(grid);
     tables.push({ headers, rows: body, heading: heading(grid) });
   }
 
@@ -185,7 +189,8 @@
   };
   const candidates = Array.from(document.body.querySelectorAll('li, article, [role=listitem], [role=article], div, section'))
     .filter((el) => (el.matches('li, article, [role=listitem], [role=article]') || twin(el)) && shown(el))
-    .filter((el) => !el.closest('table') && !el.closest('nav'));
+    .filter((el) => !el.closest('table') && !el.closest('nav'))
+    .filter((el) => !listTables.some((list) => el.contains(list)));
   const cards = [];
   const withPairs = new Map();
   for (const el of candidates) {

@@ -118,7 +118,7 @@ class ItemVisits:
         if row is not None:
             self.keep_detail(candidate, dict(row.values), self.page.url, snapshot.title)
         else:
-            self.walker.left_unread(candidate, "showed no readable detail")
+            self.walker.left_unread(candidate, "showed no readable detail", clicked=True)
         self.walker.back(state)
         return state
 
@@ -145,7 +145,7 @@ class ItemVisits:
             state.snapshot = walker.read()
             records = walker.read_records_now()
         if records is None or original is None:
-            walker.left_unread(candidate, "showed no readable detail")
+            walker.left_unread(candidate, "showed no readable detail", clicked=True)
             return state
         fresh = walker.fresh_rows(state, records)
         grown = [row for row in fresh if row_matches(original, " ".join(row.cells)) and _revealed(original, row)]
@@ -153,9 +153,9 @@ class ItemVisits:
             self.findings.diagnostics["detail_in_place"] += 1
             self.keep_detail(candidate, _revealed(original, grown[0]), self.page.url, state.snapshot.title)
         elif grown:
-            walker.left_unread(candidate, "revealed fields that could not be bound to its row alone")
+            walker.left_unread(candidate, "revealed fields that could not be bound to its row alone", clicked=True)
         else:
-            walker.left_unread(candidate, "revealed no field in its own row")
+            walker.left_unread(candidate, "revealed no field in its own row", clicked=True)
         others = [row for row in fresh if all(row is not kept for kept in grown)]
         walker.add_rows(state, others, state.snapshot.title, truncated=records.truncated)
         walker.finder.add(state, state.snapshot)

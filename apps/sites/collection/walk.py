@@ -441,12 +441,14 @@ class PageWalker:
                 return
             state.snapshot = self.read()
 
-    def left_unread(self, candidate: Candidate, why: str) -> None:
+    def left_unread(self, candidate: Candidate, why: str, *, clicked: bool = False) -> None:
+        """Say that ``candidate`` was left unread and why; ``clicked``: it was opened, and showed nothing usable."""
         kind = candidate.signal.kind
         if kind in ("detail", "download"):
             what = "detail" if kind == "detail" else "document"
             item = candidate.row.identifier if candidate.row else candidate.control.row or candidate.control.label
-            self.findings.left_unread.append(f"The {what} of {item[:80]!r} {why}; it was not clicked.")
+            after = "the item is kept as its list shows it" if clicked else "it was not clicked"
+            self.findings.left_unread.append(f"The {what} of {item[:80]!r} {why}; {after}.")
         else:
             label = candidate.control.label[:80]
             self.findings.left_unread.append(f"The control {label!r}, which leads to more items, {why}; not clicked.")
