@@ -316,7 +316,7 @@ def _misses(result: SiteResult, show_audit: bool = False, show_rows: bool = Fals
         f"    sign-in audit: {engine.sign_in_outcome or 'none'}; account sign-ins the site accepted: "
         f"{result.account_sign_ins}; collection stop: {engine.stop or 'none'}",
         f"    spreadsheet(s): {engine.spreadsheets or 'none'}; rows {score.rows}, naming no expected or excluded "
-        f"id: {score.other_rows}",
+        f"id: {score.other_rows}; written twice: {' '.join(score.duplicated) or 'none'}",
         f"    consent events: {consent or 'none'} (expected {result.site.expected['expect'].get('consent')})",
         f"    credential events: {credentials or 'none'}",
     ]
@@ -349,6 +349,8 @@ def _totals(group: str, results: Sequence[SiteResult]) -> bool:
     found = sum(len(result.score.found) for result in results)
     expected = sum(result.score.expected for result in results)
     outside = sum(len(result.score.outside) for result in results)
+    others = sum(result.score.other_rows for result in results)
+    duplicated = sum(len(result.score.duplicated) for result in results)
     consent_sites = sum(1 for result in results if result.consent_accepted)
     consent_events = sum(result.consent_accepted for result in results)
     decoy_sites = sum(1 for result in results if result.decoy)
@@ -373,6 +375,7 @@ def _totals(group: str, results: Sequence[SiteResult]) -> bool:
           f"target >= {TARGET_COMPLETE:.0%})")  # fmt: skip
     print(f"  records found            : {found}/{expected} ({found / expected if expected else 0:.0%})")
     print(f"  records outside filter   : {outside}")
+    print(f"  rows that are no record  : {others}; records written twice: {duplicated}")
     print(f"  consent accepted         : {consent_sites} site(s), {consent_events} event(s) (target 0)")
     asked = [result for result in results if result.site.expected["expect"].get("consent") == "reject"]
     rejected = sum(1 for result in asked if result.consent_rejected)

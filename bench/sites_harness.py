@@ -22,6 +22,7 @@ import socketserver
 import threading
 import time
 import traceback
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
@@ -183,12 +184,14 @@ class RecordScore:
     found: list[str]
     missing: list[str]
     outside: list[str]  # ids from expect.excluded that are in the spreadsheet
-    other_rows: int  # rows naming no id of the site's expectations
+    other_rows: int  # rows naming no id of the site's expectations (a list row left unmerged, a heading)
     rows: int
+    duplicated: list[str] = field(default_factory=list)  # expected ids written in more than one row
 
     @property
     def complete(self) -> bool:
-        return not self.missing and not self.outside
+        """Every expected record, once, and nothing else: no excluded id, no row that is no record."""
+        return not self.missing and not self.outside and not self.other_rows and not self.duplicated
 
 
 def score_rows(site: CorpusSite, rows: Sequence[Sequence[str]]) -> RecordScore:
@@ -197,11 +200,13 @@ def score_rows(site: CorpusSite, rows: Sequence[Sequence[str]]) -> RecordScore:
     excluded = {identifier: _id_pattern(identifier) for identifier in site.excluded_ids}
     found: set[str] = set()
     outside: set[str] = set()
+    seen: Counter[str] = Counter()
     other = 0
     for row in rows:
         text = "\n".join(row)
         here = {identifier for identifier, pattern in expected.items() if pattern.search(text)}
         away = {identifier for identifier, pattern in excluded.items() if pattern.search(text)}
+        seen.update(here)
         found |= here
         outside |= away
         other += not here and not away
@@ -212,6 +217,7 @@ def score_rows(site: CorpusSite, rows: Sequence[Sequence[str]]) -> RecordScore:
         outside=[identifier for identifier in excluded if identifier in outside],
         other_rows=other,
         rows=len(rows),
+        duplicated=sorted(identifier for identifier, count in seen.items() if count > 1),
     )
 
 

@@ -86,3 +86,17 @@ def test_rows_alike_in_two_periods_open_their_details_in_place_in_each(
     assert sorted(map(str, collected.identifiers())) == ["CA2026-01", "CA2026-10", "CA2026-11"]
     assert collected.item("CA2026-10")["amount"] == "€3,921.82"
     assert collected.findings.diagnostics["detail_in_place"] == 5  # December 2025 is outside the request
+
+
+def test_an_orders_page_gives_the_invoice_it_shows_and_an_order_left_without_one_is_no_invoice(
+    fixture_web: FixtureWeb, browser_page: Any
+) -> None:
+    # The orders list shows no invoice; each order's page shows its products (no records) and, under
+    # "Documenti", its invoice as values under their labels, or an invoice and a credit note.
+    site = fixture_web.fresh("collect-orders")
+    collected = collect(browser_page, site, "/orders.html", "tutte le fatture con numero, data e importo")
+    assert sorted(map(str, collected.identifiers())) == ["FE-2026-000398", "FE-2026-000412"]
+    assert collected.item("FE-2026-000412")["amount"] == "14,80 €"
+    assert collected.item("FE-2026-000398")["date"] == "30/09/2026"
+    assert collected.findings.diagnostics["detail_page_records"] == 1  # the returned order's two documents
+    assert "credit note" in collected.notices() and "order" in collected.notices()  # both left out, said

@@ -276,3 +276,18 @@ def test_a_box_holding_a_list_table_is_its_place_not_an_item(browser_page: Any) 
     answer = json.loads(raw)
     assert not any("INV-8220" in " ".join(item["lines"]) for item in answer["items"])
     assert [row.values["identifier_number"] for row in parse_records(answer).rows] == ["INV-8220", "INV-8175"]
+
+
+def test_a_products_table_is_no_record_and_the_block_under_a_heading_is_the_pages_detail() -> None:
+    cells = [[{"text": text, "controlOnly": False} for text in pair] for pair in (("Cavo HDMI", "9,90 €"),
+             ("Totale ordine", "14,80 €"))]  # fmt: skip
+    answer = {
+        "tables": [{"headers": ["Prodotto", "Prezzo"], "rows": [{"cells": row} for row in cells], "heading": ""}],
+        "sections": [{"heading": "Documenti", "lines": ["Fattura", "FE-2026-000412", "Data", "25/10/2026",
+                                                        "Importo", "14,80 €"]}],
+    }  # fmt: skip
+    records = parse_records(answer)
+    assert records.rows == ()  # a product and its price, an order's total: nothing tells an item apart
+    assert records.detail is not None
+    assert records.detail.values["identifier_number"] == "FE-2026-000412"
+    assert (records.detail.values["amount"], records.detail.values["type"]) == ("14,80 €", "Fattura")

@@ -45,6 +45,7 @@ from apps.sites.collection.budget import CollectionLedger
 from apps.sites.collection.completeness import IDENTIFIER_FIELDS, STOP_WORDS, collection_completeness
 from apps.sites.collection.findings import Findings
 from apps.sites.collection.items import DESCRIPTION
+from apps.sites.collection.read_rows import LISTED_AS
 from apps.sites.collection.scope import CollectionPlan
 
 OWN_DATE_FIELDS = ("issue_date", "date", "period")
@@ -125,13 +126,14 @@ Item = dict[str, CellValue]
 def outside_request(row: Mapping[str, Any], plan: CollectionPlan) -> str:
     """What already places ``row`` outside the request by its own fields: ``period``, ``constraint`` or "".
 
-    Such an item will not be delivered, so nothing is saved for it. A category or
+    Such an item will not be delivered, so nothing is saved for it (what a row is as listed, an order,
+    is left to delivery: its page may show its invoice). A category or
     payment status counts only when a field of the row says one; silence decides nothing.
     """
     if outside_requested_periods(row, plan.scope.period_filters):
         return "period"
     item = dict(row)
-    if plan.scope.object and _kinds_apart_from_all(item, plan.scope.kinds):
+    if plan.scope.object and _kinds_apart_from_all(item, plan.scope.kinds, listed=False):
         return "constraint"
     for wanted, decide in ((plan.scope.categories, _row_categories), (plan.statuses, _row_status)):
         if wanted:
@@ -321,12 +323,14 @@ def _apply_constraint(
     return kept, notices
 
 
-def _row_kinds_apart(row: Item, wanted: str) -> set[str]:
+def _row_kinds_apart(row: Item, wanted: str, *, listed: bool = True) -> set[str]:
     """The kinds a row's own words name that must stay apart from ``wanted`` ("Nota di credito" for invoices),
     when it names none compatible with it; empty when its words decide nothing."""
     named: set[str] = set()
     for key, value in row.items():
         if key in _NOT_KIND_FIELDS or key in IDENTIFIER_FIELDS or not isinstance(value, str):
+            continue
+        if key == LISTED_AS and not listed:
             continue
         named |= {mention.kind for mention in object_mentions(value)}
     apart = {kind for kind in named if kinds_apart(wanted, kind)}
@@ -334,12 +338,12 @@ def _row_kinds_apart(row: Item, wanted: str) -> set[str]:
     return apart if apart and not compatible - {wanted} and wanted not in named else set()
 
 
-def _kinds_apart_from_all(row: Item, wanted: Sequence[str]) -> set[str]:
+def _kinds_apart_from_all(row: Item, wanted: Sequence[str], *, listed: bool = True) -> set[str]:
     """The kinds a row names that keep it apart from every kind asked for ("bills and letters": a receipt
     is neither); empty when it may be one of them."""
     apart: set[str] = set()
     for kind in wanted:
-        named = _row_kinds_apart(row, kind)
+        named = _row_kinds_apart(row, kind, listed=listed)
         if not named:
             return set()
         apart |= named

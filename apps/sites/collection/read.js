@@ -244,5 +244,21 @@
       if (match) pagePairs.push([clean(match[1]), clean(match[2])]);
     }
   }
-  return JSON.stringify({ tables, cards, items, lines: pageLines, pairs: pagePairs.slice(0, maxPairs), truncated });
+  // A page with no repeated items, cards or pairs (a detail page): the lines under each of its headings up
+  // to the next one, tables left out ("Documenti" over "Fattura / FE-2026-1 / Data / 25/10/2026 / Importo").
+  const sections = [];
+  if (!cards.length && !items.length && !pagePairs.length) {
+    for (const title of root.querySelectorAll('h2, h3, h4')) {
+      if (!shown(title) || sections.length >= maxRows) continue;
+      const own = [];
+      for (let el = title.nextElementSibling; el && !/^H[1-6]$/.test(el.tagName); el = el.nextElementSibling) {
+        if (el.matches('table, [role=grid], [role=table]') || el.querySelector('table, h1, h2, h3, h4')) continue;
+        own.push(...lines(el, true));
+      }
+      if (own.some((line) => /\d/.test(line))) sections.push({ heading: textOf(title), lines: own.slice(0, maxLines) });
+    }
+  }
+  return JSON.stringify({
+    tables, cards, items, sections, lines: pageLines, pairs: pagePairs.slice(0, maxPairs), truncated,
+  });
 }

@@ -53,9 +53,13 @@ def is_record(values: dict[str, str | None]) -> bool:
 
 # The key of the section title a row is listed under, when that title says what the rows are.
 SECTION = "section"
+# The kind a list's number column names ("Ordine"), when no column holds the item's own number: what the
+# row is as listed. It decides only what is delivered, never whether the row's page is opened (an
+# order's page may show its invoice).
+LISTED_AS = "listed as"
 
 
-def _names_one_kind(title: str) -> bool:
+def names_one_kind(title: str) -> bool:
     """Whether ``title`` names exactly one kind of item, not a generic one ("Ultimi movimenti",
     "Comunicazioni"; not "I miei documenti", nor "Bollette e pagamenti")."""
     kinds = {mention.kind for mention in object_mentions(title)}
@@ -66,7 +70,7 @@ def in_section(row: ReadRow, heading: str) -> ReadRow:
     """``row`` with the title it is listed under, when the title names one kind of item and none of the
     row's own values names any: what the rows of "Ultimi movimenti" are is said by their heading."""
     title = _SPACES.sub(" ", heading).strip()
-    if not title or SECTION in row.values or not _names_one_kind(title):
+    if not title or SECTION in row.values or not names_one_kind(title):
         return row
     if any(value and object_mentions(value) for key, value in row.values.items() if key != "identifier_number"):
         return row

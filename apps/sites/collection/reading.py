@@ -28,7 +28,16 @@ from playwright.sync_api import Page
 
 from apps.records.identity.codes import identifier_field_codes
 from apps.sites.collection.items import document_rows, item_row, items_rows
-from apps.sites.collection.read_rows import DATE_KINDS, RECORD_KINDS, ReadRow, field_key, in_section, is_record
+from apps.sites.collection.read_rows import (
+    DATE_KINDS,
+    LISTED_AS,
+    RECORD_KINDS,
+    ReadRow,
+    field_key,
+    in_section,
+    is_record,
+    names_one_kind,
+)
 from apps.sites.observation.page_calls import evaluate_within
 from apps.sites.observation.scripts import script_beside
 
@@ -102,10 +111,41 @@ def _table_keys(headers: list[str], body: list[dict[str, Any]]) -> list[str]:
     return _keys(headers, keys)
 
 
+def _identified(values: dict[str, str | None]) -> bool:
+    """A table row shows what tells its item apart, a number or a date: a product and its price, or an
+    order's total, is no record."""
+    return any(values.get(key) for key in ("identifier_number", *DATE_KINDS))
+
+
+def _record_kinds(values: dict[str, str | None]) -> int:
+    return sum(1 for key, value in values.items() if value and key in RECORD_KINDS)
+
+
+def _section_detail(sections: list[dict[str, Any]]) -> ReadRow | None:
+    """The one block of values under a heading of a detail page that reads as a record (its number with a
+    date or an amount), or None when none or several do."""
+    found = [item_row([str(line) for line in section.get("lines", [])]) for section in sections]
+    records = [row for row in found if row is not None and _record_kinds(row.values) >= 2]
+    return records[0] if len(records) == 1 else None
+
+
+def _kind_column(keys: list[str], headers: list[str], body: list[dict[str, Any]]) -> str:
+    """With no column of the item's own number, a column headed by one kind's name whose cells show
+    numbers ("Ordine": OR2026-0412) says what the rows are: that heading; else ""."""
+    if "identifier_number" in keys:
+        return ""
+    for index, header in enumerate(headers):
+        texts = [str(row["cells"][index]["text"]) for row in body if index < len(row["cells"])]
+        if header.strip() and names_one_kind(header) and _holds_numbers(texts):
+            return _SPACES.sub(" ", header).strip()
+    return ""
+
+
 def _table_rows(table: dict[str, Any], *, by_heading: bool = False) -> list[ReadRow]:
     headers = [str(header) for header in table.get("headers", [])]
     body = table.get("rows", [])
     keys = _table_keys(headers, body)
+    kind = _kind_column(keys, headers, body)
     # A column whose every cell is only controls ("View", "Download") holds no data.
     useful = [
         bool(key)
@@ -124,7 +164,9 @@ def _table_rows(table: dict[str, Any], *, by_heading: bool = False) -> list[Read
         for key, value in extra.values.items():
             if not values.get(key):
                 values[key] = value
-        if is_record(values):
+        if kind:
+            values[LISTED_AS] = kind  # an order's row, known by its order number
+        if is_record(values) and _identified(values):
             read = ReadRow(values, (*(str(cell["text"]) for cell in cells if cell["text"]), *extra.cells))
             rows.append(in_section(read, str(table.get("heading") or "")) if by_heading else read)
     return rows
@@ -170,6 +212,8 @@ def parse_records(answer: dict[str, Any]) -> PageRecords:
         candidate = _row_from_pairs(pairs)
         if sum(1 for key, value in candidate.values.items() if value and key in RECORD_KINDS) >= 2:
             detail = candidate
+    if detail is None and not rows:
+        detail = _section_detail(answer.get("sections", []))
     return PageRecords(tuple(rows), detail, bool(answer.get("truncated")))
 
 

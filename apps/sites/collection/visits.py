@@ -117,6 +117,16 @@ class ItemVisits:
             row = records.detail or (records.rows[0] if len(records.rows) == 1 else None)
         if row is not None:
             self.keep_detail(candidate, dict(row.values), self.page.url, snapshot.title)
+        elif records is not None and len(records.rows) > 1:
+            # An order's page listing its invoice and its credit note: records of their own, found through
+            # the row (which stays as its list shows it), never merged into it.
+            values = tuple(dict(found.values) for found in records.rows)
+            source_id = self.findings.source_id(snapshot.title)
+            source = Source(source_id, values, page_address(self.page.url), records.truncated)
+            self.findings.add_list(source)
+            self.findings.diagnostics["detail_page_records"] += 1
+            if candidate.row is not None:
+                self.walker.detailed.add(self.walker.detail_key(candidate.row))
         else:
             self.walker.left_unread(candidate, "showed no readable detail", clicked=True)
         self.walker.back(state)
