@@ -67,7 +67,7 @@ _OF_WORDS = frozenset({"of", "di", "dei", "delle", "degli", "de", "des"})
 # "Total invoices", "Totale fatture": a total of documents counts them.
 _TOTAL_WORDS = frozenset({"total", "totale", "totali", "tot"})
 # "Rif. fattura", "Invoice ref.": a reference beside a document noun is its identifier.
-_REFERENCE_MARKERS = frozenset({"rif", "ref", "riferimento", "reference"})
+_REFERENCE_MARKERS = frozenset({"rif", "ref", "riferimento", "reference", "codice", "cod", "code"})
 _PERIOD_WORDS = frozenset({"period", "periodo", "periodi", "periods"})
 _COUNT_PHRASES = ("numero di", "number of", "quantita", "count", "conteggio")
 # "Amount due" is an amount, "Data scadenza" a date: amount words win unless a date word is present too.

@@ -17,6 +17,8 @@ from apps.records.vocabulary import CompetingFields, UnknownBinding, classify_la
         ("N° fattura", "identifier_number"),
         ("Nr. bolletta", "identifier_number"),
         ("N. cedolino", "identifier_number"),
+        ("Codice avviso", "identifier_number"),
+        ("Codice cliente", None),  # the customer's number
         ("Statement no.", "identifier_number"),
         ("Kontoauszug Nr.", "identifier_number"),
         ("N. cedolini", "count"),

@@ -291,3 +291,16 @@ def test_a_products_table_is_no_record_and_the_block_under_a_heading_is_the_page
     assert records.detail is not None
     assert records.detail.values["identifier_number"] == "FE-2026-000412"
     assert (records.detail.values["amount"], records.detail.values["type"]) == ("14,80 €", "Fattura")
+
+
+def test_a_column_whose_cells_name_their_field_before_the_value_is_that_field() -> None:
+    def cell(text: str) -> dict[str, Any]:
+        return {"text": text, "controlOnly": False}
+
+    rows = [
+        {"cells": [cell("10/11/2026"), cell("IMU 2026 saldo"), cell(f"Codice avviso 3260000400442{n}")]}
+        for n in ("04117", "27743")
+    ]
+    answer = {"tables": [{"headers": ["Data emissione", "Descrizione", "Avviso"], "rows": rows, "heading": ""}]}
+    numbers = [row.values["identifier_number"] for row in parse_records(answer).rows]
+    assert numbers == ["Codice avviso 326000040044204117", "Codice avviso 326000040044227743"]

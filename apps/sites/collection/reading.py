@@ -27,7 +27,8 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 
 from apps.records.identity.codes import identifier_field_codes
-from apps.sites.collection.items import document_rows, item_row, items_rows
+from apps.records.vocabulary import FIELD_KINDS
+from apps.sites.collection.items import document_rows, item_row, items_rows, read_piece
 from apps.sites.collection.read_rows import (
     DATE_KINDS,
     LISTED_AS,
@@ -97,12 +98,27 @@ def _holds_numbers(texts: list[str]) -> bool:
     return any(not _BARE_YEAR.fullmatch(code) for text in texts for code, _ in identifier_field_codes(text))
 
 
+def _labelled_in_cells(index: int, body: list[dict[str, Any]]) -> str:
+    """The field every filled cell of a column names before its value ("Codice avviso 3260…"), or ""."""
+    labels = set()
+    for row in body:
+        if index < len(row["cells"]) and str(row["cells"][index]["text"]).strip():
+            piece = read_piece(str(row["cells"][index]["text"]))
+            labels.add(field_key(piece.label) if piece.label and piece.kind in ("code", "date", "amount") else "")
+    (label,) = labels if len(labels) == 1 else ("",)
+    return label if label in FIELD_KINDS else ""
+
+
 def _table_keys(headers: list[str], body: list[dict[str, Any]]) -> list[str]:
     """Keys for a table's columns. A column named for the item's number ("Document", "Invoice") whose
     cells show no number holds the items' titles ("Current Account statement - June 2025"): it keeps its
     heading, and leaves the number to the column that shows one ("Protocollo" beside "Documento")."""
     keys = [field_key(header) if header.strip() else "" for header in headers]
     for index, key in enumerate(keys):
+        labelled = _labelled_in_cells(index, body)
+        if labelled and labelled not in keys and key not in FIELD_KINDS:
+            keys[index] = labelled  # "Avviso": "Codice avviso 326000040044204117" in every cell
+            continue
         if key != "identifier_number":
             continue
         texts = [str(row["cells"][index]["text"]) for row in body if index < len(row["cells"])]
