@@ -66,8 +66,6 @@ NUMBER_MARKERS = frozenset({"n", "no", "nr", "num", "numero", "number", "#", "nÂ
 _OF_WORDS = frozenset({"of", "di", "dei", "delle", "degli", "de", "des"})
 # "Total invoices", "Totale fatture": a total of documents counts them.
 _TOTAL_WORDS = frozenset({"total", "totale", "totali", "tot"})
-# "Rif. fattura", "Invoice ref.": a reference beside a document noun is its identifier.
-_REFERENCE_MARKERS = frozenset({"rif", "ref", "riferimento", "reference", "codice", "cod", "code"})
 _PERIOD_WORDS = frozenset({"period", "periodo", "periodi", "periods"})
 _COUNT_PHRASES = ("numero di", "number of", "quantita", "count", "conteggio")
 # "Amount due" is an amount, "Data scadenza" a date: amount words win unless a date word is present too.
@@ -187,6 +185,7 @@ def field_lexicon() -> FieldLexicon:
         "credit_note_titles": raw.get("credit_note_titles", {}),
         "document_nouns": raw.get("document_nouns", {}),
         "document_nouns_plural": raw.get("document_nouns_plural", {}),
+        "reference_markers": raw.get("reference_markers", {}),
     }
     for list_name, by_language in named.items():
         found = {
@@ -258,6 +257,12 @@ def _document_nouns(*, plural: bool) -> frozenset[str]:
     return frozenset(field_lexicon().phrases_of("document_nouns_plural" if plural else "document_nouns"))
 
 
+@cache
+def _reference_markers() -> frozenset[str]:
+    """The lexicon's words that mark a reference ("Rif. fattura", "Invoice ref.", "Codice avviso")."""
+    return frozenset(field_lexicon().phrases_of("reference_markers"))
+
+
 def _is_count(words: tuple[str, ...]) -> bool:
     if any(_contains_phrase(words, phrase) for phrase in _COUNT_PHRASES):
         return True
@@ -276,7 +281,7 @@ def _is_identifier(words: tuple[str, ...]) -> bool:
     if _PERIOD_WORDS.intersection(words):
         return False
     for index, word in enumerate(words):
-        if word in NUMBER_MARKERS or word in _REFERENCE_MARKERS:
+        if word in NUMBER_MARKERS or word in _reference_markers():
             neighbours = words[index + 1 : index + 2] + words[max(0, index - 1) : index]
             if any(neighbour in _document_nouns(plural=False) for neighbour in neighbours):
                 return True

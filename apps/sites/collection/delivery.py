@@ -323,9 +323,8 @@ def _apply_constraint(
     return kept, notices
 
 
-def _row_kinds_apart(row: Item, wanted: str, *, listed: bool = True) -> set[str]:
-    """The kinds a row's own words name that must stay apart from ``wanted`` ("Nota di credito" for invoices),
-    when it names none compatible with it; empty when its words decide nothing."""
+def _named_kinds(row: Item, *, listed: bool) -> set[str]:
+    """The kinds a row's own words name (with ``listed``, also what its list says it is: an order)."""
     named: set[str] = set()
     for key, value in row.items():
         if key in _NOT_KIND_FIELDS or key in IDENTIFIER_FIELDS or not isinstance(value, str):
@@ -333,6 +332,12 @@ def _row_kinds_apart(row: Item, wanted: str, *, listed: bool = True) -> set[str]
         if key == LISTED_AS and not listed:
             continue
         named |= {mention.kind for mention in object_mentions(value)}
+    return named
+
+
+def _kinds_apart(named: set[str], wanted: str) -> set[str]:
+    """The kinds among ``named`` that must stay apart from ``wanted`` ("Nota di credito" for invoices), when
+    none compatible with it is named; empty when the words decide nothing."""
     apart = {kind for kind in named if kinds_apart(wanted, kind)}
     compatible = named - apart - {"document"}
     return apart if apart and not compatible - {wanted} and wanted not in named else set()
@@ -341,13 +346,24 @@ def _row_kinds_apart(row: Item, wanted: str, *, listed: bool = True) -> set[str]
 def _kinds_apart_from_all(row: Item, wanted: Sequence[str], *, listed: bool = True) -> set[str]:
     """The kinds a row names that keep it apart from every kind asked for ("bills and letters": a receipt
     is neither); empty when it may be one of them."""
+    named = _named_kinds(row, listed=listed)
     apart: set[str] = set()
     for kind in wanted:
-        named = _row_kinds_apart(row, kind, listed=listed)
-        if not named:
+        found = _kinds_apart(named, kind)
+        if not found:
             return set()
-        apart |= named
+        apart |= found
     return apart
+
+
+def _kind_names(kinds: Sequence[str]) -> str:
+    """The kinds as a reader sees them: "credit note or invoice"."""
+    return " or ".join(kind.replace("_", " ") for kind in kinds)
+
+
+def _attribute_keys(rows: list[Item]) -> list[str]:
+    """The fields of ``rows`` that may say what an item is or is of (not its number, notes or free text)."""
+    return sorted({key for row in rows for key in row} - _NOT_KIND_FIELDS - set(IDENTIFIER_FIELDS))
 
 
 def _apply_kind(rows: list[Item], wanted: Sequence[str], notices: list[str]) -> list[Item]:
@@ -363,9 +379,8 @@ def _apply_kind(rows: list[Item], wanted: Sequence[str], notices: list[str]) -> 
             continue
         kept.append(row)
     if count:
-        names = " or ".join(sorted(kind.replace("_", " ") for kind in left_out))
-        asked = " or ".join(kind.replace("_", " ") for kind in wanted)
-        notices.append(f"{count} item(s) that are a {names}, not a {asked}, were left out.")
+        notices.append(f"{count} item(s) that are a {_kind_names(sorted(left_out))}, not a {_kind_names(wanted)}, "
+                       "were left out.")  # fmt: skip
     return kept
 
 
@@ -388,15 +403,12 @@ def _apply_type_field(rows: list[Item], wanted: Sequence[str], notices: list[str
     kinds = object_kinds()
     if not wanted or any(kinds[kind].generic for kind in wanted if kind in kinds):
         return rows
-    keys = sorted({key for row in rows for key in row} - _NOT_KIND_FIELDS - set(IDENTIFIER_FIELDS))
-    for key in keys:
+    for key in _attribute_keys(rows):
         verdicts = [_generic_only(row.get(key), wanted) for row in rows]
         if False in verdicts and True in verdicts:
             others = sorted({str(row[key]) for row, verdict in zip(rows, verdicts, strict=True) if verdict})
-            count = verdicts.count(True)
-            asked = " or ".join(kind.replace("_", " ") for kind in wanted)
-            notices.append(f"{count} item(s) whose {key} says another document ({', '.join(others)}), not a {asked}, "
-                           "were left out.")  # fmt: skip
+            notices.append(f"{verdicts.count(True)} item(s) whose {key} says another document ({', '.join(others)}), "
+                           f"not a {_kind_names(wanted)}, were left out.")  # fmt: skip
             return [row for row, verdict in zip(rows, verdicts, strict=True) if not verdict]
     return rows
 
@@ -417,18 +429,22 @@ def _apply_item_constraints(rows: list[Item], plan: CollectionPlan, notices: lis
     return rows
 
 
+def _without_codes(text: str) -> str:
+    """``text`` without its words holding a digit: "Online Saver IE12 KEST 9310" reads "Online Saver KEST"."""
+    return " ".join(word for word in text.split() if not any(char.isdigit() for char in word))
+
+
 def _attribute_words(value: CellValue) -> str:
-    """An attribute's words without its codes: "Current Account IE64 KEST 9310" reads "current account kest"."""
-    return " ".join(word for word in normalised(str(value)).split() if not any(char.isdigit() for char in word))
+    """An attribute's words without its codes, normalised: "Current Account IE64 KEST" reads "current account kest"."""
+    return _without_codes(normalised(str(value)))
 
 
 def _qualifying_field(rows: list[Item], said: re.Pattern[str]) -> str:
     """The one attribute field that tells the rows apart by the qualifier: every row fills it, none of its
     values names a kind of item, and some values say the qualifier while others do not ("Account":
     "Current Account ..." and "Online Saver ..."). "" when no field, or more than one, does."""
-    keys = {key for row in rows for key in row} - _NOT_KIND_FIELDS - set(IDENTIFIER_FIELDS)
     found = []
-    for key in sorted(keys):
+    for key in _attribute_keys(rows):
         values = [row.get(key) for row in rows]
         if not all(isinstance(value, str) and value.strip() for value in values):
             continue
@@ -454,7 +470,7 @@ def _apply_qualifier(rows: list[Item], qualifier: str, notices: list[str]) -> li
         if said.search(_attribute_words(row[key])):
             kept.append(row)
         else:
-            others.add(" ".join(word for word in str(row[key]).split() if not any(c.isdigit() for c in word)))
+            others.add(_without_codes(str(row[key])))
     notices.append(
         f"{len(rows) - len(kept)} item(s) whose {key} is not {qualifier!r} ({', '.join(sorted(others))}) were left out."
     )

@@ -226,9 +226,8 @@ class _Explorer:
         if candidate.signal.kind == "detail" and candidate.row is not None:
             if self._detail_read_at_its_page(candidate):
                 return False  # linked to that read instead (see _dropped)
-            return self.walker.detail_key(candidate.row) not in self.walker.detailed and self._detail_needed(
-                candidate.row
-            )
+            read = self.walker.detail_key(candidate.row) in self.walker.detailed
+            return not read and self._detail_needed(candidate.row)
         if candidate.signal.kind == "download" and candidate.row is not None:
             return candidate.row.identifier not in self.walker.downloaded
         return not (control.href and page_address(control.href) in self.walker.visited)

@@ -98,14 +98,19 @@ def _holds_numbers(texts: list[str]) -> bool:
     return any(not _BARE_YEAR.fullmatch(code) for text in texts for code, _ in identifier_field_codes(text))
 
 
-def _labelled_in_cells(index: int, body: list[dict[str, Any]]) -> str:
+def _column(body: list[dict[str, Any]], index: int) -> list[str]:
+    """The texts of one column's cells, row by row (rows too short for it left out)."""
+    return [str(row["cells"][index]["text"]) for row in body if index < len(row["cells"])]
+
+
+def _labelled_in_cells(texts: list[str]) -> str:
     """The field every filled cell of a column names before its value ("Codice avviso 3260…"), or ""."""
     labels = set()
-    for row in body:
-        if index < len(row["cells"]) and str(row["cells"][index]["text"]).strip():
-            piece = read_piece(str(row["cells"][index]["text"]))
+    for text in texts:
+        if text.strip():
+            piece = read_piece(text)
             labels.add(field_key(piece.label) if piece.label and piece.kind in ("code", "date", "amount") else "")
-    (label,) = labels if len(labels) == 1 else ("",)
+    label = next(iter(labels)) if len(labels) == 1 else ""
     return label if label in FIELD_KINDS else ""
 
 
@@ -115,15 +120,14 @@ def _table_keys(headers: list[str], body: list[dict[str, Any]]) -> list[str]:
     heading, and leaves the number to the column that shows one ("Protocollo" beside "Documento")."""
     keys = [field_key(header) if header.strip() else "" for header in headers]
     for index, key in enumerate(keys):
-        labelled = _labelled_in_cells(index, body)
-        if labelled and labelled not in keys and key not in FIELD_KINDS:
-            keys[index] = labelled  # "Avviso": "Codice avviso 326000040044204117" in every cell
-            continue
-        if key != "identifier_number":
-            continue
-        texts = [str(row["cells"][index]["text"]) for row in body if index < len(row["cells"])]
-        if any(texts) and not _holds_numbers(texts):
-            keys[index] = _SPACES.sub(" ", headers[index]).strip()
+        if key not in FIELD_KINDS:
+            labelled = _labelled_in_cells(_column(body, index))
+            if labelled and labelled not in keys:
+                keys[index] = labelled  # "Avviso": "Codice avviso 326000040044204117" in every cell
+        elif key == "identifier_number":
+            texts = _column(body, index)
+            if any(texts) and not _holds_numbers(texts):
+                keys[index] = _SPACES.sub(" ", headers[index]).strip()
     return _keys(headers, keys)
 
 
@@ -134,6 +138,7 @@ def _identified(values: dict[str, str | None]) -> bool:
 
 
 def _record_kinds(values: dict[str, str | None]) -> int:
+    """How many of the fields records are made of (number, dates, amount) ``values`` fills."""
     return sum(1 for key, value in values.items() if value and key in RECORD_KINDS)
 
 
@@ -151,8 +156,7 @@ def _kind_column(keys: list[str], headers: list[str], body: list[dict[str, Any]]
     if "identifier_number" in keys:
         return ""
     for index, header in enumerate(headers):
-        texts = [str(row["cells"][index]["text"]) for row in body if index < len(row["cells"])]
-        if header.strip() and names_one_kind(header) and _holds_numbers(texts):
+        if header.strip() and names_one_kind(header) and _holds_numbers(_column(body, index)):
             return _SPACES.sub(" ", header).strip()
     return ""
 
@@ -226,7 +230,7 @@ def parse_records(answer: dict[str, Any]) -> PageRecords:
     pairs = answer.get("pairs", [])
     if pairs and not rows:
         candidate = _row_from_pairs(pairs)
-        if sum(1 for key, value in candidate.values.items() if value and key in RECORD_KINDS) >= 2:
+        if _record_kinds(candidate.values) >= 2:
             detail = candidate
     if detail is None and not rows:
         detail = _section_detail(answer.get("sections", []))
